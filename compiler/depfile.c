@@ -1,0 +1,1 @@
+/* depfile.c — placeholder; being written. */

@@ -1,0 +1,41 @@
+/* emit.h — the emitter interface: one file per target behind a small table
+ * (emit_opencl.c, emit_cuda.c), all printing through one checked sink. */
+#ifndef SGCC_EMIT_H
+#define SGCC_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+
+/* Growable output buffer; every emit helper writes through emit_printf. */
+typedef struct EmitBuffer {
+    char *data;
+    size_t len, capacity;
+} EmitBuffer;
+
+void emit_buffer_init(EmitBuffer *buf);
+void emit_buffer_free(EmitBuffer *buf);
+void emit_printf(EmitBuffer *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_write(EmitBuffer *buf, const char *s, size_t len);
+
+typedef enum EmitTargetKind { TARGET_OPENCL, TARGET_CUDA, TARGET_COUNT } EmitTargetKind;
+
+typedef struct EmitOptions {
+    bool line_directives;   /* emit #line back to the .sgc (default true) */
+    const char *sgcc_version;
+} EmitOptions;
+
+typedef struct EmitTarget {
+    EmitTargetKind kind;
+    const char *name;       /* "opencl", "cuda" */
+    const char *extension;  /* ".cl", ".cu" */
+    /* Writes the whole translated unit.  Returns false (after reporting to
+     * diag) when something cannot be expressed for this target. */
+    bool (*emit_unit)(const TranslationUnit *tu, const SourceManager *sources,
+                      const EmitOptions *options, Diag *diag, EmitBuffer *out);
+} EmitTarget;
+
+extern const EmitTarget emit_targets[TARGET_COUNT];
+
+#endif

@@ -1,0 +1,1 @@
+/* emit_cuda.c — placeholder; being written. */

@@ -1,0 +1,1 @@
+/* emit_header.c — placeholder; being written. */

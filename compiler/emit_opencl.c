@@ -1,0 +1,1 @@
+/* emit_opencl.c — placeholder; being written. */

@@ -1,0 +1,14 @@
+/* parse.h — entry point of the bison parser (grammar/parse.y).
+ * Builds the syntax tree of ast.h from the preprocessor's token stream;
+ * syntax errors go to the Diag sink with the location of the offending token. */
+#ifndef SGCC_PARSE_H
+#define SGCC_PARSE_H
+
+#include "ast.h"
+#include "preprocess.h"
+
+/* Returns the ND_TRANSLATION_UNIT (possibly partial after errors; check
+ * diag_has_errors()). */
+Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp);
+
+#endif

@@ -1,0 +1,1 @@
+/* preprocess.c — placeholder; being written. */

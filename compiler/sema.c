@@ -1,0 +1,1 @@
+/* sema.c — placeholder; being written. */
