@@ -352,6 +352,8 @@ struct Node {
     bool is_uniform;       /* same value for every work-item of the sub-group
                               (used to avoid ballots, SPEC §2) */
     void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
+    int method;            /* ND_CALL of a group/barrier member function: a Method
+                              (builtins.h); callee is the ND_MEMBER; 0 otherwise */
 };
 
 /* ===================================================================== */
@@ -397,8 +399,13 @@ struct Symbol {
     uint32_t spec_id;
     bool spec_id_explicit;
     bool spec_required;    /* no default value */
-    Node *spec_default;    /* the initialiser, folded into const_value when integral */
+    Node *spec_default;    /* the initialiser as written (NULL when required) */
+    int64_t spec_default_int;  /* folded default for bool/integer constants */
+    double spec_default_float; /* folded default for float/double constants */
     int index;             /* declaration order among its kind (for stable output) */
+    int scope_depth;       /* sema: 0 file scope, 1 parameters, 2+ nested blocks */
+    bool has_indirect_calls; /* SYM_FUNC: calls through a function pointer */
+    bool is_uniform;       /* SYM_VAR local/param: every assignment is uniform */
 };
 
 /* A translation unit after sema: the tree plus the tables emitters need. */
