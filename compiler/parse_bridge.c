@@ -252,6 +252,7 @@ int yylex(YYSTYPE *lval, YYLTYPE *lloc, ParseContext *ctx)
     lval->tok = tok;
     *lloc = tok->loc;
     ctx->last_token = code;
+    ctx->prev_tok = ctx->last_tok;
     ctx->last_tok = tok;
     return code;
 }

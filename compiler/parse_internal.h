@@ -54,6 +54,7 @@ typedef struct ParseContext {
     int specs_depth;
     int last_token;                /* bison code of the previous token */
     Token *last_tok;               /* the previous token itself */
+    Token *prev_tok;               /* the token before last_tok */
     OpenBracket brackets[MAX_OPEN_BRACKETS];
     int bracket_depth;
     unsigned syntax_errors;        /* reported syntax errors */

@@ -672,9 +672,13 @@ labeled_statement
 
 /* compound-statement: '{' block-item-list? '}' — each opens a scope. */
 compound_statement
-    : '{' { parse_scope_push(ctx); } block_item_list '}'
-        { $$ = NEW(ND_BLOCK, @1); $$->items = $3; parse_scope_pop(ctx); }
+    : block_open block_item_list '}'
+        { $$ = NEW(ND_BLOCK, @1); $$->items = $2; parse_scope_pop(ctx); }
+    | block_open block_item_list error '}'
+        { $$ = NEW(ND_BLOCK, @1); $$->items = $2; parse_scope_pop(ctx); yyerrok; }
     ;
+
+block_open : '{' { parse_scope_push(ctx); } ;
 
 block_item_list
     : %empty                            { $$ = (NodeList){0}; }
@@ -685,7 +689,6 @@ block_item
     : declaration                       { $$ = $1; }
     | statement                         { $$ = $1; }
     | error ';'                         { $$ = NULL; yyerrok; }
-    | error '}'                         { $$ = NULL; yyerrok; }
     ;
 
 expression_statement
@@ -932,64 +935,116 @@ constant_expression
 
 /* Syntax errors: "expected X before Y" when bison knows a short list of
  * what it expected, pointing back to the opener of an unclosed bracket. */
+/* Names an expected-token set too large to list by what it can start. */
+static const char *describe_expected(const yysymbol_kind_t *expected, int n)
+{
+    bool declaration = false, expression = false;
+    for (int i = 0; i < n; i++) {
+        switch (expected[i]) {
+        case YYSYMBOL_KW_INT: case YYSYMBOL_KW_TYPEDEF: declaration = true; break;
+        case YYSYMBOL_PPNUMBER: case YYSYMBOL_IDENTIFIER: expression = true; break;
+        default: break;
+        }
+    }
+    if (declaration && expression)
+        return "statement or declaration";
+    if (declaration)
+        return "declaration";
+    return "expression";
+}
+
+static void quote_symbol(yysymbol_kind_t sym, char *buf, size_t size)
+{
+    const char *name = yysymbol_name(sym);
+    if (name[0] == '"' || name[0] == '\'')
+        snprintf(buf, size, "'%.*s'", (int)strlen(name) - 2, name + 1);
+    else if (sym == YYSYMBOL_IDENTIFIER)
+        snprintf(buf, size, "identifier");
+    else if (sym == YYSYMBOL_YYEOF)
+        snprintf(buf, size, "end of file");
+    else if (strncmp(name, "KW_", 3) == 0)
+        snprintf(buf, size, "keyword");
+    else
+        snprintf(buf, size, "%s", name);
+}
+
+/* The innermost bracket still open before the lookahead token. */
+static const OpenBracket *open_bracket(const ParseContext *ctx)
+{
+    int depth = ctx->bracket_depth;
+    const Token *la = ctx->last_tok;
+    if (la && la->kind == TK_PUNCT && (la->punct == '(' || la->punct == '[' || la->punct == '{'))
+        depth--;
+    if (depth <= 0 || depth > MAX_OPEN_BRACKETS)
+        return NULL;
+    return &ctx->brackets[depth - 1];
+}
+
+/* Syntax errors: "expected X before Y" like GCC, located at the token that
+ * does not fit — or, for a missing ';', just after the token it should
+ * follow — and pointing back to the opener of an unclosed bracket. */
 static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
 {
-    enum { MAX_EXPECTED = 4 };
+    enum { MAX_EXPECTED = YYNTOKENS, MAX_LISTED = 3 };
     yysymbol_kind_t expected[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
-    const YYLTYPE *loc = yypcontext_location(pctx);
+    SrcLoc loc = *yypcontext_location(pctx);
     yysymbol_kind_t lookahead = yypcontext_token(pctx);
+    const Token *la = ctx->last_tok;
 
-    if (ctx->syntax_errors > 0 && loc->file == ctx->last_error_loc.file &&
-        loc->offset == ctx->last_error_loc.offset)
+    /* A closer with nothing open after an earlier error is the echo of
+     * that error (its opener was swallowed by recovery): stay quiet. */
+    bool closer = la && la->kind == TK_PUNCT && (la->punct == '}' || la->punct == ')');
+    if (ctx->syntax_errors > 0 && lookahead == YYSYMBOL_YYEOF)
+        return 0;
+    if (ctx->syntax_errors > 0 && closer &&
+        (ctx->bracket_depth == 0 || strcmp(describe_expected(expected, n), "declaration") == 0))
+        return 0;
+    if (ctx->syntax_errors > 0 && loc.file == ctx->last_error_loc.file &&
+        loc.offset == ctx->last_error_loc.offset)
         return 0;
     ctx->syntax_errors++;
-    ctx->last_error_loc = *loc;
+    ctx->last_error_loc = loc;
 
     char seen[96];
-    if (lookahead == YYSYMBOL_YYEOF)
+    if (lookahead == YYSYMBOL_YYEOF || !la)
         snprintf(seen, sizeof seen, "end of file");
-    else if (ctx->last_tok)
-        snprintf(seen, sizeof seen, "'%.*s'", (int)(ctx->last_tok->len > 40 ? 40 : ctx->last_tok->len),
-                 ctx->last_tok->text);
     else
-        snprintf(seen, sizeof seen, "%s", yysymbol_name(lookahead));
+        snprintf(seen, sizeof seen, "'%.*s'", (int)(la->len > 40 ? 40 : la->len), la->text);
 
-    if (n <= 0 || n > 3) {
-        diag_error(ctx->diag, *loc, "expected expression or declaration before %s", seen);
+    if (n <= 0 || n > MAX_LISTED) {
+        diag_error(ctx->diag, loc, "expected %s before %s",
+                   describe_expected(expected, n < 0 ? 0 : n), seen);
         return 0;
     }
     char want[256] = "";
+    bool wants_semicolon = false;
     for (int i = 0; i < n; i++) {
-        const char *name = yysymbol_name(expected[i]);
         char quoted[64];
-        if (name[0] == '"' || name[0] == '\'')
-            snprintf(quoted, sizeof quoted, "'%.*s'", (int)strlen(name) - 2, name + 1);
-        else if (strcmp(name, "IDENTIFIER") == 0)
-            snprintf(quoted, sizeof quoted, "identifier");
-        else if (strncmp(name, "KW_", 3) == 0)
-            snprintf(quoted, sizeof quoted, "keyword");
-        else
-            snprintf(quoted, sizeof quoted, "%s", name);
+        quote_symbol(expected[i], quoted, sizeof quoted);
+        wants_semicolon |= strcmp(yysymbol_name(expected[i]), "';'") == 0;
         if (i > 0)
             strncat(want, i == n - 1 ? " or " : ", ", sizeof want - strlen(want) - 1);
         strncat(want, quoted, sizeof want - strlen(want) - 1);
     }
-    /* Point back to the opener when the closer is what is missing. */
-    if (ctx->bracket_depth > 0) {
-        const OpenBracket *open = &ctx->brackets[ctx->bracket_depth - 1];
+    if (wants_semicolon)
+        snprintf(want, sizeof want, "';'"); /* "';' or ','" reads worse than GCC's */
+    if (wants_semicolon && ctx->prev_tok)
+        loc = (SrcLoc){ctx->prev_tok->loc.file, ctx->prev_tok->loc.offset + ctx->prev_tok->len};
+    const OpenBracket *open = open_bracket(ctx);
+    if (open) {
         char closer = open->punct == '(' ? ')' : open->punct == '[' ? ']' : '}';
         char closer_name[8];
         snprintf(closer_name, sizeof closer_name, "'%c'", closer);
         if (strstr(want, closer_name)) {
             unsigned line, col;
             srcmgr_line_col(ctx->diag->sources, open->loc, &line, &col);
-            diag_error(ctx->diag, *loc, "expected %s before %s (to close '%c' at line %u)", want,
-                       seen, open->punct, line);
+            diag_error(ctx->diag, loc, "expected %s before %s (to close '%c' at line %u)",
+                       closer_name, seen, open->punct, line);
             return 0;
         }
     }
-    diag_error(ctx->diag, *loc, "expected %s before %s", want, seen);
+    diag_error(ctx->diag, loc, "expected %s before %s", want, seen);
     return 0;
 }
 
