@@ -24,5 +24,18 @@ bool type_is_float(const Type *ty);
 bool type_is_unsigned(const Type *ty);
 bool type_is_scalar(const Type *ty);
 const Type *type_unqualified(const Type *ty);
+/* Size in bytes (through the origin, so that a struct completed after a
+ * typedef of it was made still has its size); -1 when incomplete. */
+int type_size(const Type *ty);
+bool type_is_complete(const Type *ty);
+/* Same type ignoring top-level qualifiers (pointee qualifiers and address
+ * spaces count). */
+bool type_compatible(const Type *a, const Type *b);
+/* Member `name` of a struct/union, looking through anonymous members;
+ * adds its byte offset to *offset when offset is not NULL. */
+const Member *type_find_member(const Type *rec, const char *name, int *offset);
+/* Clang-style spelling for messages ('int *', 'global const float *',
+ * 'int [4]', 'fixed_size_group<8>', typedef names kept); returns buf. */
+const char *type_name(const Type *ty, char *buf, size_t size);
 
 #endif
