@@ -113,8 +113,10 @@ START_TEST(test_expressions)
 {
     check_dump("int x = 1 + 2 * 3;", "(decl (specs int) (x = (+ 1 (* 2 3))))\n");
     check_dump("int x = (1 + 2) * 3;", "(decl (specs int) (x = (* (+ 1 2) 3)))\n");
-    check_dump("int x = a < b ? c : d = e;",
+    check_dump("int x = a < b ? c : (d = e);",
                "(decl (specs int) (x = (conditional (< a b) c (= d e))))\n");
+    /* C's grammar makes `a ? b : c = d` a syntax error (no lvalue). */
+    check_error("int x = a ? b : c = d;", "1:18: error: expected ';' before '='");
     check_dump("void f(void) { a = b = c; x += y << 2; }",
                "(function (specs void) (fn (param (specs void)))f (block (expression statement "
                "(= a (= b c))) (expression statement (+= x (<< y 2)))))\n");
@@ -136,7 +138,7 @@ START_TEST(test_statements)
                "(function (specs void) (fn (param (specs int) n))f (block (switch n (block (case 1 "
                "(expression statement (= n 2))) (default (null statement))))))\n");
     check_dump("void f(int n) { do n--; while (n); l: goto l; }",
-               "(function (specs void) (fn (param (specs int) n))f (block (do (while? n) "
+               "(function (specs void) (fn (param (specs int) n))f (block (do n "
                "(expression statement (post-- n))) (label l (goto l))))\n");
 }
 END_TEST
