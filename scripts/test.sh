@@ -8,4 +8,8 @@ eval "$(scripts/intel-ocl-env.sh)"
 build=${SGCC_BUILD_DIR:-build}
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
 meson compile -C "$build"
-meson test -C "$build" --print-errorlogs "$@"
+# The valgrind run of the runtime tests takes ~20 minutes: opt in with
+# SGCC_TEST_VALGRIND=1.
+skip=()
+[ "${SGCC_TEST_VALGRIND:-0}" = 1 ] || skip=(--no-suite runtime-valgrind)
+meson test -C "$build" --print-errorlogs "${skip[@]}" "$@"

@@ -1,0 +1,136 @@
+/* device.c — device enumeration (both backends, once per process) and
+ * selection by the SGRT_DEVICE syntax:
+ *
+ *   [BACKEND:]WHAT    BACKEND = cuda | opencl (restricts the search)
+ *   WHAT = N          the N-th device (of BACKEND, or of all devices)
+ *        | gpu | cpu | accelerator   the first device of that kind
+ *        | TEXT       the first device whose name, vendor or platform
+ *                     contains TEXT, ignoring case ("pocl", "intel")
+ *        | (empty)    the first device of BACKEND
+ *
+ * CUDA devices are listed first, so that on an NVIDIA machine the default
+ * (first GPU) is the CUDA device rather than the same GPU through OpenCL. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sgrt_internal.h"
+
+static sgrt_device devices[SGRT_MAX_DEVICES];
+static size_t device_count;
+static pthread_once_t enumerate_once = PTHREAD_ONCE_INIT;
+
+static void enumerate_all(void)
+{
+    sgrt_cuda_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+    sgrt_opencl_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+}
+
+static void ensure_enumerated(void) { pthread_once(&enumerate_once, enumerate_all); }
+
+sgrt_status sgrt_device_count(size_t *count)
+{
+    if (!count)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_count: count is NULL");
+    ensure_enumerated();
+    *count = device_count;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_device_get(size_t index, sgrt_device **device)
+{
+    if (!device)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_get: device is NULL");
+    ensure_enumerated();
+    if (index >= device_count)
+        return sgrt_fail(SGRT_ERROR_NO_DEVICE, "no device %zu (%zu devices)", index, device_count);
+    *device = &devices[index];
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *info)
+{
+    if (!device || !info)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_get_info: NULL argument");
+    *info = device->info;
+    return sgrt_ok();
+}
+
+static bool contains_nocase(const char *haystack, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *haystack; haystack++)
+        if (strncasecmp(haystack, needle, n) == 0)
+            return true;
+    return n == 0;
+}
+
+static bool is_number(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+static bool matches(const sgrt_device *dev, const char *what, size_t ordinal)
+{
+    static const char *const kind_names[] = {"gpu", "cpu", "accelerator", "other"};
+    const sgrt_device_info *in = &dev->info;
+    if (*what == '\0')
+        return true;
+    if (is_number(what))
+        return strtoul(what, NULL, 10) == ordinal;
+    for (size_t k = 0; k < sizeof kind_names / sizeof *kind_names; k++)
+        if (strcasecmp(what, kind_names[k]) == 0)
+            return in->kind == (sgrt_device_kind)k;
+    return contains_nocase(in->name, what) || contains_nocase(in->vendor, what) ||
+           contains_nocase(in->platform, what);
+}
+
+static sgrt_status select_by(const char *selector, sgrt_device **device)
+{
+    const char *what = selector;
+    int backend = -1;
+    if (strncasecmp(selector, "cuda", 4) == 0 && (selector[4] == ':' || !selector[4])) {
+        backend = SGRT_BACKEND_CUDA;
+        what = selector[4] ? selector + 5 : selector + 4;
+    } else if (strncasecmp(selector, "opencl", 6) == 0 && (selector[6] == ':' || !selector[6])) {
+        backend = SGRT_BACKEND_OPENCL;
+        what = selector[6] ? selector + 7 : selector + 6;
+    }
+    size_t ordinal = 0;
+    for (size_t i = 0; i < device_count; i++) {
+        if (backend >= 0 && devices[i].info.backend != (sgrt_backend)backend)
+            continue;
+        if (matches(&devices[i], what, ordinal++)) {
+            *device = &devices[i];
+            return sgrt_ok();
+        }
+    }
+    return sgrt_fail(SGRT_ERROR_NO_DEVICE, "no device matches '%s' (%zu devices found)",
+                     selector, device_count);
+}
+
+sgrt_status sgrt_device_select(const char *selector, sgrt_device **device)
+{
+    if (!device)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_select: device is NULL");
+    ensure_enumerated();
+    if (!selector)
+        selector = getenv("SGRT_DEVICE");
+    if (selector && *selector)
+        return select_by(selector, device);
+    for (size_t i = 0; i < device_count; i++)
+        if (devices[i].info.kind == SGRT_DEVICE_GPU)
+            return *device = &devices[i], sgrt_ok();
+    for (size_t i = 0; i < device_count; i++)
+        if (devices[i].info.kind == SGRT_DEVICE_CPU &&
+            devices[i].info.backend == SGRT_BACKEND_OPENCL)
+            return *device = &devices[i], sgrt_ok();
+    return sgrt_fail(SGRT_ERROR_NO_DEVICE, "no GPU and no OpenCL CPU device found");
+}

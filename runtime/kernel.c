@@ -1,0 +1,265 @@
+/* kernel.c — kernels of a built program: argument slots checked against
+ * the module descriptor (the descriptor, not the device API, is the
+ * reference, so errors are the same on every backend), launch-size
+ * validation with OpenCL meaning (global = total work-items), and events. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgrt_internal.h"
+
+static const sgrt_kernel_desc *find_kernel(const sgrt_module_desc *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->kernel_count; i++)
+        if (strcmp(m->kernels[i].name, name) == 0)
+            return &m->kernels[i];
+    return NULL;
+}
+
+static sgrt_status new_kernel(sgrt_program *prog, const sgrt_kernel_desc *desc,
+                              sgrt_kernel **out)
+{
+    sgrt_kernel *k = calloc(1, sizeof *k);
+    bool ok = k && (k->args = calloc(desc->param_count + 1, sizeof *k->args));
+    for (uint32_t i = 0; ok && i < desc->param_count; i++)
+        if (desc->params[i].kind == SGRT_PARAM_SCALAR)
+            ok = (k->args[i].value = calloc(1, desc->params[i].size + 1)) != NULL;
+    sgrt_status status = ok ? SGRT_SUCCESS
+                            : sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating a kernel");
+    if (ok) {
+        k->program = prog;
+        k->desc = desc;
+        status = sgrt_backend_of(prog->context->device)->kernel_create(k);
+    }
+    if (status != SGRT_SUCCESS) {
+        for (uint32_t i = 0; k && k->args && i < desc->param_count; i++)
+            free(k->args[i].value);
+        if (k)
+            free(k->args);
+        free(k);
+        return status;
+    }
+    k->next = prog->kernels;
+    prog->kernels = k;
+    *out = k;
+    return SGRT_SUCCESS;
+}
+
+sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel **kernel)
+{
+    if (!program || !name || !kernel)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_get: NULL argument");
+    if (!program->built)
+        return sgrt_fail(SGRT_ERROR_NOT_BUILT, "module '%s' is not built; call sgrt_program_build",
+                         program->module->name);
+    const sgrt_kernel_desc *desc = find_kernel(program->module, name);
+    if (!desc)
+        return sgrt_fail(SGRT_ERROR_KERNEL_NOT_FOUND, "module '%s' has no kernel '%s'",
+                         program->module->name, name);
+    sgrt_status status = SGRT_SUCCESS;
+    pthread_mutex_lock(&program->lock);
+    sgrt_kernel *k = program->kernels;
+    while (k && k->desc != desc)
+        k = k->next;
+    if (!k)
+        status = new_kernel(program, desc, &k);
+    pthread_mutex_unlock(&program->lock);
+    if (status != SGRT_SUCCESS)
+        return status;
+    *kernel = k;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_kernel_desc_get(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc)
+{
+    if (!kernel || !desc)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_desc_get: NULL argument");
+    *desc = kernel->desc;
+    return sgrt_ok();
+}
+
+static const char *const param_kind_names[] = {
+    [SGRT_PARAM_GLOBAL] = "global buffer",
+    [SGRT_PARAM_CONSTANT] = "constant buffer",
+    [SGRT_PARAM_LOCAL] = "local (dynamic local memory)",
+    [SGRT_PARAM_SCALAR] = "by-value",
+};
+
+/* The parameter `index`, or NULL after reporting ARG_COUNT. */
+static const sgrt_param_desc *param_at(const sgrt_kernel *kernel, uint32_t index, sgrt_status *st)
+{
+    if (!kernel) {
+        *st = sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "kernel is NULL");
+        return NULL;
+    }
+    if (index >= kernel->desc->param_count) {
+        *st = sgrt_fail(SGRT_ERROR_ARG_COUNT,
+                        "kernel '%s' has %u parameter(s); argument index %u is out of range",
+                        kernel->desc->name, kernel->desc->param_count, index);
+        return NULL;
+    }
+    return &kernel->desc->params[index];
+}
+
+static sgrt_status arg_type_error(const sgrt_kernel *kernel, uint32_t index, const char *what)
+{
+    const sgrt_param_desc *p = &kernel->desc->params[index];
+    return sgrt_fail(SGRT_ERROR_ARG_TYPE,
+                     "argument %u ('%s') of kernel '%s' is a %s parameter of type %s%s "
+                     "(%zu bytes): %s",
+                     index, p->name, kernel->desc->name, param_kind_names[p->kind],
+                     sgrt_type_name(p->type), p->kind == SGRT_PARAM_SCALAR ? "" : " *", p->size,
+                     what);
+}
+
+sgrt_status sgrt_kernel_set_arg_buffer(sgrt_kernel *kernel, uint32_t index, sgrt_buffer *buffer)
+{
+    sgrt_status st = SGRT_SUCCESS;
+    const sgrt_param_desc *p = param_at(kernel, index, &st);
+    if (!p)
+        return st;
+    if (p->kind != SGRT_PARAM_GLOBAL && p->kind != SGRT_PARAM_CONSTANT)
+        return arg_type_error(kernel, index, "a buffer was passed");
+    if (!buffer || !sgrt_buffer_is_live(kernel->program->context, buffer))
+        return arg_type_error(kernel, index, "not a live buffer of the program's context");
+    kernel->args[index].buffer = buffer;
+    kernel->args[index].set = true;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_kernel_set_arg_local(sgrt_kernel *kernel, uint32_t index, size_t bytes)
+{
+    sgrt_status st = SGRT_SUCCESS;
+    const sgrt_param_desc *p = param_at(kernel, index, &st);
+    if (!p)
+        return st;
+    if (p->kind != SGRT_PARAM_LOCAL)
+        return arg_type_error(kernel, index, "a local-memory size was passed");
+    if (bytes == 0)
+        return arg_type_error(kernel, index, "local-memory size 0");
+    kernel->args[index].local_bytes = bytes;
+    kernel->args[index].set = true;
+    return sgrt_ok();
+}
+
+static sgrt_status set_scalar(sgrt_kernel *kernel, uint32_t index, size_t size, const void *value)
+{
+    const sgrt_param_desc *p = &kernel->desc->params[index];
+    if (p->kind != SGRT_PARAM_SCALAR)
+        return arg_type_error(kernel, index, "a by-value argument was passed");
+    if (!value || size != p->size)
+        return arg_type_error(kernel, index, "wrong size or NULL value");
+    memcpy(kernel->args[index].value, value, size);
+    kernel->args[index].set = true;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_kernel_set_arg_scalar(sgrt_kernel *kernel, uint32_t index, sgrt_type type,
+                                       const void *value)
+{
+    sgrt_status st = SGRT_SUCCESS;
+    const sgrt_param_desc *p = param_at(kernel, index, &st);
+    if (!p)
+        return st;
+    if (p->kind == SGRT_PARAM_SCALAR && p->type != type)
+        return arg_type_error(kernel, index, "a value of another type was passed");
+    return set_scalar(kernel, index, sgrt_type_size(type), value);
+}
+
+sgrt_status sgrt_kernel_set_arg(sgrt_kernel *kernel, uint32_t index, size_t size,
+                                const void *value)
+{
+    sgrt_status st = SGRT_SUCCESS;
+    const sgrt_param_desc *p = param_at(kernel, index, &st);
+    if (!p)
+        return st;
+    switch (p->kind) {
+    case SGRT_PARAM_GLOBAL:
+    case SGRT_PARAM_CONSTANT:
+        if (!value || size != sizeof(sgrt_buffer *))
+            return arg_type_error(kernel, index,
+                                  "pass sizeof(sgrt_buffer *) and a pointer to an sgrt_buffer *");
+        return sgrt_kernel_set_arg_buffer(kernel, index, *(sgrt_buffer *const *)value);
+    case SGRT_PARAM_LOCAL:
+        if (value)
+            return arg_type_error(kernel, index, "pass the byte size and a NULL value");
+        return sgrt_kernel_set_arg_local(kernel, index, size);
+    case SGRT_PARAM_SCALAR:
+        break;
+    }
+    return set_scalar(kernel, index, size, value);
+}
+
+/* Normalises dims: unused dimensions become 1, an all-zero local size
+ * becomes the kernel's required one (or stays 0: the backend picks). */
+static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims *in,
+                              sgrt_launch_dims *out)
+{
+    const sgrt_kernel_desc *d = kernel->desc;
+    const uint32_t *reqd = d->reqd_work_group_size;
+    if (in->dims < 1 || in->dims > 3)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "launch of '%s': dims must be 1, 2 or 3",
+                         d->name);
+    bool any_local = false;
+    for (uint32_t i = 0; i < in->dims; i++)
+        any_local |= in->local[i] != 0;
+    out->dims = in->dims;
+    size_t total = 1;
+    for (uint32_t i = 0; i < 3; i++) {
+        size_t want = reqd[0] ? (reqd[i] ? reqd[i] : 1) : 0;
+        out->global[i] = i < in->dims ? in->global[i] : 1;
+        if (any_local)
+            out->local[i] = i < in->dims && in->local[i] ? in->local[i] : 1;
+        else
+            out->local[i] = want;
+        if (out->global[i] == 0)
+            return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "launch of '%s': global[%u] is 0",
+                             d->name, i);
+        if (want && out->local[i] != want)
+            return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                             "launch of '%s': local size differs from its "
+                             "reqd_work_group_size(%u,%u,%u)",
+                             d->name, reqd[0], reqd[1], reqd[2]);
+        if (out->local[i] && out->global[i] % out->local[i] != 0)
+            return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                             "launch of '%s': global[%u] = %zu is not a multiple of local[%u] = "
+                             "%zu",
+                             d->name, i, out->global[i], i, out->local[i]);
+        total *= out->local[i] ? out->local[i] : 1;
+    }
+    size_t max = kernel->program->context->device->info.max_work_group_size;
+    if (max && total > max)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': work-group of %zu work-items exceeds the device "
+                         "maximum %zu",
+                         d->name, total, max);
+    return SGRT_SUCCESS;
+}
+
+sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                               sgrt_event **event)
+{
+    if (!kernel || !dims)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_launch: NULL argument");
+    for (uint32_t i = 0; i < kernel->desc->param_count; i++)
+        if (!kernel->args[i].set)
+            return sgrt_fail(SGRT_ERROR_ARG_COUNT, "argument %u ('%s') of kernel '%s' is not set",
+                             i, kernel->desc->params[i].name, kernel->desc->name);
+    sgrt_launch_dims norm;
+    sgrt_status status = check_dims(kernel, dims, &norm);
+    if (status != SGRT_SUCCESS)
+        return status;
+    sgrt_context *ctx = kernel->program->context;
+    sgrt_event *ev = NULL;
+    if (event && !(ev = calloc(1, sizeof *ev)))
+        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating an event");
+    if (ev)
+        ev->context = ctx;
+    status = sgrt_backend_of(ctx->device)->launch(kernel, &norm, ev);
+    if (status != SGRT_SUCCESS) {
+        free(ev);
+        return status;
+    }
+    if (event)
+        *event = ev;
+    return sgrt_ok();
+}

@@ -1,0 +1,431 @@
+/* opencl.c — the OpenCL backend, through the ICD loader.
+ *
+ * Compiled against the OpenCL 1.2 API so that it runs on every ICD; newer
+ * features (OpenCL C 2.0/3.0, sub-group extensions) are discovered through
+ * version and extension strings at run time.  Capability tiers follow
+ * SPEC §2: NVIDIA's platform gets SGC_NV_PTX=1 (inline PTX), devices with
+ * cl_khr_subgroups / cl_intel_subgroups / __opencl_c_subgroups get the khr
+ * tier (chosen by the device compiler's own macros), others the wg tier. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgrt_internal.h"
+
+/* Queries that 1.2 headers lack. */
+#define SGRT_CL_DEVICE_OPENCL_C_FEATURES 0x106F
+#define SGRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+
+/* X(code name) for the error names in messages. */
+#define CL_ERRORS(X)                                                                       \
+    X(CL_DEVICE_NOT_FOUND) X(CL_DEVICE_NOT_AVAILABLE) X(CL_COMPILER_NOT_AVAILABLE)         \
+    X(CL_MEM_OBJECT_ALLOCATION_FAILURE) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY)    \
+    X(CL_PROFILING_INFO_NOT_AVAILABLE) X(CL_BUILD_PROGRAM_FAILURE) X(CL_MAP_FAILURE)       \
+    X(CL_INVALID_VALUE) X(CL_INVALID_DEVICE_TYPE) X(CL_INVALID_PLATFORM)                   \
+    X(CL_INVALID_DEVICE) X(CL_INVALID_CONTEXT) X(CL_INVALID_QUEUE_PROPERTIES)              \
+    X(CL_INVALID_COMMAND_QUEUE) X(CL_INVALID_HOST_PTR) X(CL_INVALID_MEM_OBJECT)            \
+    X(CL_INVALID_BINARY) X(CL_INVALID_BUILD_OPTIONS) X(CL_INVALID_PROGRAM)                 \
+    X(CL_INVALID_PROGRAM_EXECUTABLE) X(CL_INVALID_KERNEL_NAME)                             \
+    X(CL_INVALID_KERNEL_DEFINITION) X(CL_INVALID_KERNEL) X(CL_INVALID_ARG_INDEX)           \
+    X(CL_INVALID_ARG_VALUE) X(CL_INVALID_ARG_SIZE) X(CL_INVALID_KERNEL_ARGS)               \
+    X(CL_INVALID_WORK_DIMENSION) X(CL_INVALID_WORK_GROUP_SIZE)                             \
+    X(CL_INVALID_WORK_ITEM_SIZE) X(CL_INVALID_GLOBAL_OFFSET) X(CL_INVALID_EVENT_WAIT_LIST) \
+    X(CL_INVALID_EVENT) X(CL_INVALID_OPERATION) X(CL_INVALID_BUFFER_SIZE)                  \
+    X(CL_INVALID_GLOBAL_WORK_SIZE) X(CL_COMPILE_PROGRAM_FAILURE) X(CL_LINK_PROGRAM_FAILURE)
+
+static const char *cl_error_name(cl_int err)
+{
+    switch (err) {
+#define X(code) case code: return #code;
+        CL_ERRORS(X)
+#undef X
+    default: return "CL_UNKNOWN_ERROR";
+    }
+}
+
+static sgrt_status cl_fail(const char *call, cl_int err)
+{
+    sgrt_status status = SGRT_ERROR_BACKEND;
+    if (err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        status = SGRT_ERROR_OUT_OF_MEMORY;
+    return sgrt_fail(status, "%s failed: %s (%d)", call, cl_error_name(err), (int)err);
+}
+
+#define CL_CHECK(call, expr)                  \
+    do {                                      \
+        cl_int err_ = (expr);                 \
+        if (err_ != CL_SUCCESS)               \
+            return cl_fail(call, err_);       \
+    } while (0)
+
+static cl_device_id dev_id(const sgrt_device *dev) { return (cl_device_id)dev->device_handle; }
+
+/* String query into a fixed buffer; "" on failure. */
+static void dev_string(cl_device_id id, cl_device_info what, char *buf, size_t cap)
+{
+    if (clGetDeviceInfo(id, what, cap, buf, NULL) != CL_SUCCESS)
+        buf[0] = '\0';
+    buf[cap - 1] = '\0';
+}
+
+/* Extensions are long: heap copy, caller frees. */
+static char *dev_extensions(cl_device_id id, cl_device_info what)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(id, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return sgrt_strdup("");
+    char *buf = calloc(1, size + 1);
+    if (buf && clGetDeviceInfo(id, what, size, buf, NULL) != CL_SUCCESS)
+        buf[0] = '\0';
+    return buf;
+}
+
+static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
+{
+    char *ext = dev_extensions(id, CL_DEVICE_EXTENSIONS);
+    char *features = NULL;
+    size_t features_size = 0;
+    if (!ext)
+        return;
+    if (in->opencl_c_major >= 3) {
+        /* OpenCL 3.0 reports optional features as name/version pairs; the
+         * feature name is all we need, so a byte search is enough. */
+        if (clGetDeviceInfo(id, SGRT_CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &features_size) ==
+                CL_SUCCESS &&
+            features_size > 0 && (features = calloc(1, features_size + 1)) != NULL &&
+            clGetDeviceInfo(id, SGRT_CL_DEVICE_OPENCL_C_FEATURES, features_size, features,
+                            NULL) != CL_SUCCESS)
+            features_size = 0;
+    }
+    bool feature_subgroups =
+        features && memmem(features, features_size, "__opencl_c_subgroups", 20) != NULL;
+    bool khr = sgrt_contains_word(ext, "cl_khr_subgroups") ||
+               sgrt_contains_word(ext, "cl_intel_subgroups") || feature_subgroups;
+    bool ballot = sgrt_contains_word(ext, "cl_khr_subgroup_ballot");
+    bool shuffle = sgrt_contains_word(ext, "cl_khr_subgroup_shuffle") ||
+                   sgrt_contains_word(ext, "cl_intel_subgroups");
+    in->sub_groups = khr || in->nvptx;
+    in->non_uniform_groups = in->nvptx || (khr && ballot && shuffle);
+    in->split_barriers = true;   /* emulated with local memory on OpenCL */
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    in->fp64 = fp64 != 0 || sgrt_contains_word(ext, "cl_khr_fp64");
+    if (in->nvptx) {
+        in->sub_group_sizes[in->sub_group_size_count++] = 32;
+    } else if (sgrt_contains_word(ext, "cl_intel_required_subgroup_size")) {
+        size_t sizes[SGRT_MAX_SUB_GROUP_SIZES], bytes = 0;
+        if (clGetDeviceInfo(id, SGRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
+                            &bytes) == CL_SUCCESS)
+            for (size_t i = 0; i < bytes / sizeof(size_t); i++)
+                in->sub_group_sizes[in->sub_group_size_count++] = (uint32_t)sizes[i];
+    }
+    free(features);
+    free(ext);
+}
+
+static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id, uint32_t index)
+{
+    sgrt_device_info *in = &dev->info;
+    memset(dev, 0, sizeof *dev);
+    dev->platform_handle = platform;
+    dev->device_handle = id;
+    in->backend = SGRT_BACKEND_OPENCL;
+    in->backend_index = index;
+    if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof in->platform, in->platform, NULL))
+        in->platform[0] = '\0';
+    dev_string(id, CL_DEVICE_NAME, in->name, sizeof in->name);
+    dev_string(id, CL_DEVICE_VENDOR, in->vendor, sizeof in->vendor);
+    dev_string(id, CL_DEVICE_VERSION, in->version, sizeof in->version);
+    dev_string(id, CL_DRIVER_VERSION, in->driver_version, sizeof in->driver_version);
+    char cver[128];
+    dev_string(id, CL_DEVICE_OPENCL_C_VERSION, cver, sizeof cver);
+    unsigned major = 1, minor = 2;
+    sscanf(cver, "OpenCL C %u.%u", &major, &minor);
+    in->opencl_c_major = major;
+    in->opencl_c_minor = minor;
+    cl_device_type type = 0;
+    clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    in->kind = (type & CL_DEVICE_TYPE_GPU)           ? SGRT_DEVICE_GPU
+               : (type & CL_DEVICE_TYPE_CPU)         ? SGRT_DEVICE_CPU
+               : (type & CL_DEVICE_TYPE_ACCELERATOR) ? SGRT_DEVICE_ACCELERATOR
+                                                     : SGRT_DEVICE_OTHER;
+    in->nvptx = strstr(in->platform, "NVIDIA") != NULL || strstr(in->vendor, "NVIDIA") != NULL;
+    clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof in->max_work_group_size,
+                    &in->max_work_group_size, NULL);
+    cl_ulong mem = 0;
+    clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof mem, &mem, NULL);
+    in->local_mem_size = mem;
+    clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+    in->global_mem_size = mem;
+    fill_capabilities(in, id);
+}
+
+static void cl_enumerate(sgrt_device *out, size_t cap, size_t *count)
+{
+    cl_platform_id platforms[16];
+    cl_uint nplat = 0;
+    uint32_t index = 0;
+    if (clGetPlatformIDs(16, platforms, &nplat) != CL_SUCCESS)
+        return;
+    for (cl_uint p = 0; p < nplat && p < 16; p++) {
+        cl_device_id ids[16];
+        cl_uint ndev = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, ids, &ndev) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < ndev && d < 16 && *count < cap; d++)
+            fill_info(&out[(*count)++], platforms[p], ids[d], index++);
+    }
+}
+
+static sgrt_status cl_context_create(sgrt_context *ctx)
+{
+    cl_int err;
+    cl_device_id id = dev_id(ctx->device);
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)ctx->device->platform_handle, 0};
+    cl_context c = clCreateContext(props, 1, &id, NULL, NULL, &err);
+    if (!c)
+        return cl_fail("clCreateContext", err);
+    cl_command_queue q = clCreateCommandQueue(c, id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!q) {
+        clReleaseContext(c);
+        return cl_fail("clCreateCommandQueue", err);
+    }
+    ctx->api_context = c;
+    ctx->api_queue = q;
+    return SGRT_SUCCESS;
+}
+
+static void cl_context_free(sgrt_context *ctx)
+{
+    clReleaseCommandQueue(ctx->api_queue);
+    clReleaseContext(ctx->api_context);
+}
+
+static sgrt_status cl_finish(sgrt_context *ctx)
+{
+    CL_CHECK("clFinish", clFinish(ctx->api_queue));
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_buffer_create(sgrt_buffer *buf)
+{
+    cl_int err;
+    buf->api_mem = clCreateBuffer(buf->context->api_context, CL_MEM_READ_WRITE, buf->size, NULL,
+                                  &err);
+    return buf->api_mem ? SGRT_SUCCESS : cl_fail("clCreateBuffer", err);
+}
+
+static void cl_buffer_free(sgrt_buffer *buf) { clReleaseMemObject(buf->api_mem); }
+
+static sgrt_status cl_buffer_write(sgrt_buffer *buf, size_t offset, size_t size, const void *src)
+{
+    CL_CHECK("clEnqueueWriteBuffer", clEnqueueWriteBuffer(buf->context->api_queue, buf->api_mem,
+                                                          CL_TRUE, offset, size, src, 0, NULL,
+                                                          NULL));
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_buffer_read(sgrt_buffer *buf, size_t offset, size_t size, void *dst)
+{
+    CL_CHECK("clEnqueueReadBuffer", clEnqueueReadBuffer(buf->context->api_queue, buf->api_mem,
+                                                        CL_TRUE, offset, size, dst, 0, NULL,
+                                                        NULL));
+    return SGRT_SUCCESS;
+}
+
+static const char *cl_module_source(const sgrt_module_desc *module)
+{
+    return module->opencl_source;
+}
+
+/* The newest OpenCL C the device compiles (else the 1.2 default), and the
+ * NVIDIA capability define of SPEC §2. */
+static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
+{
+    const sgrt_device_info *in = &dev->info;
+    const char *std = in->opencl_c_major >= 3   ? "-cl-std=CL3.0"
+                      : in->opencl_c_major == 2 ? "-cl-std=CL2.0"
+                                                : "";
+    snprintf(buf, cap, "%s%s%s", std, *std && in->nvptx ? " " : "",
+             in->nvptx ? "-DSGC_NV_PTX=1" : "");
+}
+
+static char *build_log(cl_program program, cl_device_id id)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(1, size + 1);
+    if (log && clGetProgramBuildInfo(program, id, CL_PROGRAM_BUILD_LOG, size, log, NULL))
+        log[0] = '\0';
+    return log;
+}
+
+static sgrt_status fetch_binary(cl_program program, SgrtBuildResult *result)
+{
+    size_t size = 0;
+    CL_CHECK("clGetProgramInfo", clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size,
+                                                  &size, NULL));
+    if (size == 0)
+        return SGRT_SUCCESS;   /* nothing to cache; not an error */
+    unsigned char *binary = malloc(size);
+    if (!binary)
+        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory reading a program binary");
+    cl_int err = clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL);
+    if (err != CL_SUCCESS) {
+        free(binary);
+        return cl_fail("clGetProgramInfo(CL_PROGRAM_BINARIES)", err);
+    }
+    result->binary = binary;
+    result->binary_size = size;
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_build_source(sgrt_program *prog, const char *source, const char *options,
+                                   SgrtBuildResult *result)
+{
+    cl_int err;
+    cl_device_id id = dev_id(prog->context->device);
+    cl_program program =
+        clCreateProgramWithSource(prog->context->api_context, 1, &source, NULL, &err);
+    if (!program)
+        return cl_fail("clCreateProgramWithSource", err);
+    err = clBuildProgram(program, 1, &id, options, NULL, NULL);
+    result->log = build_log(program, id);
+    if (err != CL_SUCCESS) {
+        clReleaseProgram(program);
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
+            return sgrt_fail(SGRT_ERROR_BUILD_FAILED,
+                             "building module '%s' for '%s' failed:\n%s", prog->module->name,
+                             prog->context->device->info.name,
+                             result->log ? result->log : "(no log)");
+        return cl_fail("clBuildProgram", err);
+    }
+    prog->api_program = program;
+    return fetch_binary(program, result);
+}
+
+static sgrt_status cl_build_binary(sgrt_program *prog, const unsigned char *binary, size_t size,
+                                   const char *options)
+{
+    cl_int err, binary_status = CL_SUCCESS;
+    cl_device_id id = dev_id(prog->context->device);
+    cl_program program = clCreateProgramWithBinary(prog->context->api_context, 1, &id, &size,
+                                                   &binary, &binary_status, &err);
+    if (!program)
+        return cl_fail("clCreateProgramWithBinary", err);
+    err = clBuildProgram(program, 1, &id, options, NULL, NULL);
+    if (err != CL_SUCCESS || binary_status != CL_SUCCESS) {
+        clReleaseProgram(program);
+        return cl_fail("clBuildProgram(binary)", err != CL_SUCCESS ? err : binary_status);
+    }
+    prog->api_program = program;
+    return SGRT_SUCCESS;
+}
+
+static void cl_program_free(sgrt_program *prog) { clReleaseProgram(prog->api_program); }
+
+static sgrt_status cl_kernel_create(sgrt_kernel *kernel)
+{
+    cl_int err;
+    kernel->api_kernel = clCreateKernel(kernel->program->api_program, kernel->desc->name, &err);
+    if (!kernel->api_kernel) {
+        if (err == CL_INVALID_KERNEL_NAME)
+            return sgrt_fail(SGRT_ERROR_KERNEL_NOT_FOUND,
+                             "kernel '%s' is in the descriptor but not in the built program",
+                             kernel->desc->name);
+        return cl_fail("clCreateKernel", err);
+    }
+    return SGRT_SUCCESS;
+}
+
+static void cl_kernel_free(sgrt_kernel *kernel) { clReleaseKernel(kernel->api_kernel); }
+
+static sgrt_status set_args(sgrt_kernel *kernel)
+{
+    for (uint32_t i = 0; i < kernel->desc->param_count; i++) {
+        const sgrt_param_desc *p = &kernel->desc->params[i];
+        const SgrtArg *a = &kernel->args[i];
+        cl_int err;
+        if (p->kind == SGRT_PARAM_LOCAL)
+            err = clSetKernelArg(kernel->api_kernel, i, a->local_bytes, NULL);
+        else if (p->kind == SGRT_PARAM_SCALAR)
+            err = clSetKernelArg(kernel->api_kernel, i, p->size, a->value);
+        else
+            err = clSetKernelArg(kernel->api_kernel, i, sizeof(cl_mem), &a->buffer->api_mem);
+        if (err != CL_SUCCESS)
+            return sgrt_fail(SGRT_ERROR_BACKEND, "clSetKernelArg(%s, %u '%s') failed: %s (%d)",
+                             kernel->desc->name, i, p->name, cl_error_name(err), (int)err);
+    }
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                             sgrt_event *event)
+{
+    sgrt_status status = set_args(kernel);
+    if (status != SGRT_SUCCESS)
+        return status;
+    bool any_local = dims->local[0] || dims->local[1] || dims->local[2];
+    cl_event ev = NULL;
+    CL_CHECK("clEnqueueNDRangeKernel",
+             clEnqueueNDRangeKernel(kernel->program->context->api_queue, kernel->api_kernel,
+                                    dims->dims, NULL, dims->global, any_local ? dims->local : NULL,
+                                    0, NULL, event ? &ev : NULL));
+    if (event)
+        event->api_event = ev;
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_event_wait(sgrt_event *event)
+{
+    cl_event ev = event->api_event;
+    CL_CHECK("clWaitForEvents", clWaitForEvents(1, &ev));
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns)
+{
+    cl_ulong start = 0, end = 0;
+    CL_CHECK("clGetEventProfilingInfo",
+             clGetEventProfilingInfo(event->api_event, CL_PROFILING_COMMAND_START, sizeof start,
+                                     &start, NULL));
+    CL_CHECK("clGetEventProfilingInfo",
+             clGetEventProfilingInfo(event->api_event, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                     NULL));
+    *start_ns = start;
+    *end_ns = end;
+    return SGRT_SUCCESS;
+}
+
+static void cl_event_free(sgrt_event *event)
+{
+    if (event->api_event)
+        clReleaseEvent(event->api_event);
+}
+
+const SgrtBackend sgrt_opencl_backend = {
+    .name = "opencl",
+    .enumerate = cl_enumerate,
+    .context_create = cl_context_create,
+    .context_free = cl_context_free,
+    .finish = cl_finish,
+    .buffer_create = cl_buffer_create,
+    .buffer_free = cl_buffer_free,
+    .buffer_write = cl_buffer_write,
+    .buffer_read = cl_buffer_read,
+    .module_source = cl_module_source,
+    .device_options = cl_device_options,
+    .build_source = cl_build_source,
+    .build_binary = cl_build_binary,
+    .program_free = cl_program_free,
+    .kernel_create = cl_kernel_create,
+    .kernel_free = cl_kernel_free,
+    .launch = cl_launch,
+    .event_wait = cl_event_wait,
+    .event_profile = cl_event_profile,
+    .event_free = cl_event_free,
+};

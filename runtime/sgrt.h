@@ -1,0 +1,308 @@
+/* sgrt.h — the sgrt runtime: runs modules emitted by sgcc on OpenCL or CUDA.
+ *
+ * One error convention everywhere: every function returns an sgrt_status;
+ * on failure a human-readable message for the calling thread is available
+ * from sgrt_last_error().  The library never aborts or exits.
+ *
+ * Object model (all handles are opaque):
+ *   sgrt_device   one OpenCL or CUDA device; owned by the library, valid
+ *                 for the life of the process.
+ *   sgrt_context  a device plus one in-order queue/stream with profiling.
+ *   sgrt_buffer   device memory of one context.
+ *   sgrt_program  a module (sgrt_module_desc, from `sgcc --header`) with
+ *                 its spec-constant values; built once, then immutable.
+ *   sgrt_kernel   a kernel of a built program; owned by the program.
+ *   sgrt_event    one launch, for waiting and profiling times.
+ * Objects of one context may be used from several threads as long as one
+ * kernel object is not set up and launched by two threads at once; use a
+ * program per thread for that.  Full reference: docs/RUNTIME.md. */
+#ifndef SGRT_H
+#define SGRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SGRT_VERSION_MAJOR 0
+#define SGRT_VERSION_MINOR 1
+/* Bumped when sgrt_module_desc changes; generated headers record it. */
+#define SGRT_MODULE_ABI 1
+
+/* ------------------------------------------------------------------ */
+/* Status codes: X(name, description)                                  */
+/* ------------------------------------------------------------------ */
+#define SGRT_STATUSES(X)                                                           \
+    X(SUCCESS, "success")                                                          \
+    X(ERROR_NO_DEVICE, "no (matching) device")                                     \
+    X(ERROR_INVALID_ARGUMENT, "invalid argument")                                  \
+    X(ERROR_SPEC_UNKNOWN_ID, "unknown specialization-constant ID")                 \
+    X(ERROR_SPEC_TYPE_MISMATCH, "specialization-constant type or size mismatch")   \
+    X(ERROR_SPEC_AFTER_BUILD, "specialization constant set after the build")       \
+    X(ERROR_SPEC_REQUIRED_UNSET, "required specialization constant has no value")  \
+    X(ERROR_BUILD_FAILED, "device program build failed")                           \
+    X(ERROR_NOT_BUILT, "program is not built")                                     \
+    X(ERROR_KERNEL_NOT_FOUND, "kernel not found")                                  \
+    X(ERROR_ARG_COUNT, "wrong kernel argument index or count")                     \
+    X(ERROR_ARG_TYPE, "wrong kernel argument type or size")                        \
+    X(ERROR_UNSUPPORTED, "device lacks a capability the kernel needs")             \
+    X(ERROR_BACKEND, "OpenCL or CUDA call failed")                                 \
+    X(ERROR_OUT_OF_MEMORY, "out of memory")                                        \
+    X(ERROR_IO, "file input/output failed")
+
+typedef enum sgrt_status {
+#define SGRT_X(name, text) SGRT_##name,
+    SGRT_STATUSES(SGRT_X)
+#undef SGRT_X
+    SGRT_STATUS_COUNT
+} sgrt_status;
+
+/* "SGRT_ERROR_NO_DEVICE", ...; "SGRT_UNKNOWN_STATUS" for other values. */
+const char *sgrt_status_name(sgrt_status status);
+/* Message of the most recent failing call on this thread ("" if none);
+ * successful calls leave it unchanged. */
+const char *sgrt_last_error(void);
+
+/* ------------------------------------------------------------------ */
+/* Scalar types: X(NAME, lower name, C type, union member)             */
+/* ------------------------------------------------------------------ */
+#define SGRT_TYPES(X)                         \
+    X(BOOL, bool, bool, b)                    \
+    X(CHAR, char, int8_t, c)                  \
+    X(UCHAR, uchar, uint8_t, uc)              \
+    X(SHORT, short, int16_t, s)               \
+    X(USHORT, ushort, uint16_t, us)           \
+    X(INT, int, int32_t, i)                   \
+    X(UINT, uint, uint32_t, ui)               \
+    X(LONG, long, int64_t, l)                 \
+    X(ULONG, ulong, uint64_t, ul)             \
+    X(FLOAT, float, float, f)                 \
+    X(DOUBLE, double, double, d)
+
+typedef enum sgrt_type {
+    SGRT_TYPE_NONE,   /* not a scalar: struct/union element or parameter */
+#define SGRT_X(NAME, name, ctype, member) SGRT_TYPE_##NAME,
+    SGRT_TYPES(SGRT_X)
+#undef SGRT_X
+    SGRT_TYPE_COUNT
+} sgrt_type;
+
+/* One value of any sgrt_type (the member named in SGRT_TYPES). */
+typedef union sgrt_value {
+#define SGRT_X(NAME, name, ctype, member) ctype member;
+    SGRT_TYPES(SGRT_X)
+#undef SGRT_X
+} sgrt_value;
+
+const char *sgrt_type_name(sgrt_type type);   /* "int", ...; "none" */
+size_t sgrt_type_size(sgrt_type type);        /* bytes on the device; 0 for NONE */
+
+/* Used by generated headers: SGRT_EXACT(x, T) is x, but a compile error
+ * (in C11 and later) unless x has exactly type T, so that typed launchers
+ * reject a double passed for a float or a float * passed for a buffer. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#define SGRT_EXACT(x, T) _Generic((x), T: (x))
+#else
+#define SGRT_EXACT(x, T) (x)
+#endif
+#if defined(__GNUC__)
+#define SGRT_MAYBE_UNUSED __attribute__((unused))
+#else
+#define SGRT_MAYBE_UNUSED
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Module descriptor (written by `sgcc --header`)                      */
+/* ------------------------------------------------------------------ */
+typedef struct sgrt_spec_desc {
+    const char *name;         /* as declared in the .sgc */
+    uint32_t id;              /* binds macro SGC_SPEC_<id> */
+    sgrt_type type;
+    bool required;            /* no default: must be set before the build */
+    sgrt_value default_value; /* meaningful when !required */
+} sgrt_spec_desc;
+
+typedef enum sgrt_param_kind {
+    SGRT_PARAM_GLOBAL,   /* global T *: pass an sgrt_buffer * */
+    SGRT_PARAM_CONSTANT, /* constant T *: pass an sgrt_buffer * */
+    SGRT_PARAM_LOCAL,    /* local T *: dynamic local memory, pass a byte size */
+    SGRT_PARAM_SCALAR,   /* by value */
+} sgrt_param_kind;
+
+typedef struct sgrt_param_desc {
+    const char *name;
+    sgrt_param_kind kind;
+    sgrt_type type;      /* scalar type, or pointee type for pointers (NONE: struct) */
+    size_t size;         /* bytes: by-value size for scalars, element size for pointers */
+} sgrt_param_desc;
+
+typedef struct sgrt_kernel_desc {
+    const char *name;
+    uint32_t param_count;
+    const sgrt_param_desc *params;
+    uint32_t reqd_work_group_size[3]; /* all 0 when not required */
+    uint32_t reqd_sub_group_size;     /* 0 when not required */
+    bool needs_sub_groups;            /* uses sub-groups or non-uniform groups */
+    bool needs_split_barriers;        /* uses async_barrier */
+} sgrt_kernel_desc;
+
+typedef struct sgrt_module_desc {
+    uint32_t abi;              /* SGRT_MODULE_ABI when generated */
+    const char *name;          /* module name (sanitised .sgc basename) */
+    const char *source_file;   /* the .sgc path given to sgcc */
+    const char *opencl_source; /* OpenCL C text, NUL-terminated (NULL: none) */
+    const char *cuda_source;   /* CUDA C text, NUL-terminated (NULL: none) */
+    uint32_t spec_count;
+    const sgrt_spec_desc *specs;
+    uint32_t kernel_count;
+    const sgrt_kernel_desc *kernels;
+    bool needs_fp64;
+} sgrt_module_desc;
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                             */
+/* ------------------------------------------------------------------ */
+typedef struct sgrt_device sgrt_device;
+typedef struct sgrt_context sgrt_context;
+typedef struct sgrt_buffer sgrt_buffer;
+typedef struct sgrt_program sgrt_program;
+typedef struct sgrt_kernel sgrt_kernel;
+typedef struct sgrt_event sgrt_event;
+
+typedef enum sgrt_backend { SGRT_BACKEND_OPENCL, SGRT_BACKEND_CUDA } sgrt_backend;
+typedef enum sgrt_device_kind {
+    SGRT_DEVICE_GPU, SGRT_DEVICE_CPU, SGRT_DEVICE_ACCELERATOR, SGRT_DEVICE_OTHER
+} sgrt_device_kind;
+
+#define SGRT_MAX_SUB_GROUP_SIZES 8
+
+typedef struct sgrt_device_info {
+    sgrt_backend backend;
+    sgrt_device_kind kind;
+    uint32_t backend_index;     /* index among this backend's devices ("opencl:N") */
+    char name[256];
+    char vendor[256];
+    char platform[256];         /* OpenCL platform name; "CUDA" */
+    char version[128];          /* device version string */
+    char driver_version[128];
+    /* capabilities (SPEC §2 tiers) */
+    bool sub_groups;            /* khr/intel extensions, NVIDIA OpenCL (nvptx), or CUDA */
+    bool non_uniform_groups;    /* ballot + shuffle available (or nvptx/CUDA) */
+    bool split_barriers;        /* always on OpenCL (emulated); CUDA: sm_80+ */
+    bool fp64;
+    bool nvptx;                 /* NVIDIA OpenCL: host defines SGC_NV_PTX=1 */
+    uint32_t sub_group_size_count;
+    uint32_t sub_group_sizes[SGRT_MAX_SUB_GROUP_SIZES];
+    size_t max_work_group_size;
+    uint64_t local_mem_size;    /* bytes of local/shared memory per work-group */
+    uint64_t global_mem_size;
+    uint32_t opencl_c_major, opencl_c_minor; /* OpenCL C version (0.0 on CUDA) */
+    uint32_t cuda_cc_major, cuda_cc_minor;   /* compute capability (0.0 on OpenCL) */
+} sgrt_device_info;
+
+/* Number of devices of both backends (OpenCL first, then CUDA). */
+sgrt_status sgrt_device_count(size_t *count);
+sgrt_status sgrt_device_get(size_t index, sgrt_device **device);
+/* Selects by `selector` (syntax in docs/RUNTIME.md: "cuda:0", "opencl:1",
+ * "opencl:pocl", "cpu", "gpu", "intel" ...); NULL means $SGRT_DEVICE, and when
+ * that is unset, the first GPU, else the first OpenCL CPU device. */
+sgrt_status sgrt_device_select(const char *selector, sgrt_device **device);
+sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *info);
+
+/* ------------------------------------------------------------------ */
+/* Contexts, buffers, events                                           */
+/* ------------------------------------------------------------------ */
+sgrt_status sgrt_context_create(sgrt_device *device, sgrt_context **context);
+/* Frees the context; buffers and programs of it must be freed first. */
+sgrt_status sgrt_context_free(sgrt_context *context);
+sgrt_status sgrt_context_device(const sgrt_context *context, sgrt_device **device);
+/* Waits for all work queued on the context. */
+sgrt_status sgrt_finish(sgrt_context *context);
+
+sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer **buffer);
+sgrt_status sgrt_buffer_free(sgrt_buffer *buffer);
+size_t sgrt_buffer_size(const sgrt_buffer *buffer);
+/* Blocking copies, ordered with the context's launches. */
+sgrt_status sgrt_buffer_write(sgrt_buffer *buffer, size_t offset, size_t size, const void *src);
+sgrt_status sgrt_buffer_read(sgrt_buffer *buffer, size_t offset, size_t size, void *dst);
+
+sgrt_status sgrt_event_wait(sgrt_event *event);
+/* Device timestamps in nanoseconds (waits for the event first).  On CUDA
+ * they count from the context's creation. */
+sgrt_status sgrt_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
+sgrt_status sgrt_event_free(sgrt_event *event);
+
+/* ------------------------------------------------------------------ */
+/* Programs and spec constants (SPEC §1.2)                             */
+/* ------------------------------------------------------------------ */
+/* The module descriptor must outlive the program. */
+sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *module,
+                                sgrt_program **program);
+sgrt_status sgrt_program_free(sgrt_program *program);
+
+/* Sets spec constant `id` from `size` bytes at `value` of type `type`.
+ * Errors: SPEC_UNKNOWN_ID, SPEC_TYPE_MISMATCH (type or size differ from the
+ * declaration), SPEC_AFTER_BUILD.  May be repeated before the build. */
+sgrt_status sgrt_program_set_spec(sgrt_program *program, uint32_t id, sgrt_type type,
+                                  const void *value, size_t size);
+/* The value the build uses: the one set, else the default.
+ * SPEC_REQUIRED_UNSET for a required constant not yet set. */
+sgrt_status sgrt_program_get_spec(const sgrt_program *program, uint32_t id, sgrt_type type,
+                                  void *value, size_t size);
+
+/* sgrt_program_set_spec_int(p, id, v) and so on, one per sgrt_type. */
+#define SGRT_X(NAME, name, ctype, member) \
+    sgrt_status sgrt_program_set_spec_##name(sgrt_program *program, uint32_t id, ctype value);
+SGRT_TYPES(SGRT_X)
+#undef SGRT_X
+
+/* Builds for the context's device.  `options` (may be NULL) are appended to
+ * the device compiler's options.  Refuses with SPEC_REQUIRED_UNSET (naming
+ * the constant) or UNSUPPORTED (naming the capability) before compiling;
+ * BUILD_FAILED leaves the device compiler's log in sgrt_program_build_log. */
+sgrt_status sgrt_program_build(sgrt_program *program, const char *options);
+/* The device compiler's log ("" when none); owned by the program. */
+sgrt_status sgrt_program_build_log(const sgrt_program *program, const char **log);
+/* The full option string given to the device compiler. */
+sgrt_status sgrt_program_build_options(const sgrt_program *program, const char **options);
+/* Whether the last build was served from the on-disk cache. */
+sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit);
+
+/* ------------------------------------------------------------------ */
+/* Kernels and launches                                                */
+/* ------------------------------------------------------------------ */
+typedef struct sgrt_launch_dims {
+    uint32_t dims;      /* 1, 2 or 3 */
+    size_t global[3];   /* total work-items per dimension (OpenCL meaning) */
+    size_t local[3];    /* work-group size; all 0: the kernel's required size
+                           or one the runtime picks */
+} sgrt_launch_dims;
+
+/* The kernel object is owned by the program (same object on each call). */
+sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel **kernel);
+sgrt_status sgrt_kernel_desc_get(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc);
+
+/* Untyped, as clSetKernelArg: buffers: size == sizeof(sgrt_buffer *) and
+ * value points to the sgrt_buffer *; local: value NULL and size = bytes;
+ * scalars: size == the parameter's size.  Checked against the descriptor:
+ * ARG_COUNT for an index past the last parameter, ARG_TYPE otherwise. */
+sgrt_status sgrt_kernel_set_arg(sgrt_kernel *kernel, uint32_t index, size_t size,
+                                const void *value);
+/* Typed forms (used by generated launchers). */
+sgrt_status sgrt_kernel_set_arg_buffer(sgrt_kernel *kernel, uint32_t index, sgrt_buffer *buffer);
+sgrt_status sgrt_kernel_set_arg_local(sgrt_kernel *kernel, uint32_t index, size_t bytes);
+sgrt_status sgrt_kernel_set_arg_scalar(sgrt_kernel *kernel, uint32_t index, sgrt_type type,
+                                       const void *value);
+/* Enqueues the kernel; ARG_COUNT if an argument is unset.  `event` may be
+ * NULL; otherwise the caller frees it with sgrt_event_free. */
+sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                               sgrt_event **event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

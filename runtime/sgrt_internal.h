@@ -1,0 +1,155 @@
+/* sgrt_internal.h — the runtime's private data model and the backend table.
+ *
+ * The API layer (device.c, context.c, program.c, kernel.c) validates
+ * arguments, keeps the descriptor-driven state (spec values, argument slots,
+ * cache) and calls one backend (opencl.c, cuda.c) through SgrtBackend, a
+ * table of functions in the manner of QBE's Target.  Backends only translate
+ * to their API and report errors with sgrt_fail(). */
+#ifndef SGRT_INTERNAL_H
+#define SGRT_INTERNAL_H
+
+#include <pthread.h>
+
+#include "sgrt.h"
+
+#define SGRT_MAX_DEVICES 64
+
+/* Records the message for sgrt_last_error() and returns `status`. */
+sgrt_status sgrt_fail(sgrt_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Returns SGRT_SUCCESS (the last message is kept, as errno is). */
+sgrt_status sgrt_ok(void);
+
+struct sgrt_device {
+    sgrt_device_info info;
+    void *platform_handle;   /* cl_platform_id; unused on CUDA */
+    void *device_handle;     /* cl_device_id; CUDA: the ordinal as a pointer */
+};
+
+typedef struct SgrtBuffer SgrtBuffer;
+
+struct sgrt_context {
+    sgrt_device *device;
+    pthread_mutex_t lock;     /* guards `buffers` */
+    sgrt_buffer *buffers;     /* live buffers, to validate arguments */
+    void *api_context;        /* cl_context / CUcontext */
+    void *api_queue;          /* cl_command_queue / CUstream */
+    void *api_epoch;          /* CUDA: event recorded at creation (profiling base) */
+};
+
+struct sgrt_buffer {
+    sgrt_context *context;
+    sgrt_buffer *next;        /* in context->buffers */
+    size_t size;
+    void *api_mem;            /* cl_mem */
+    unsigned long long device_ptr; /* CUdeviceptr */
+};
+
+struct sgrt_event {
+    sgrt_context *context;
+    void *api_event;          /* cl_event / CUevent (start) */
+    void *api_event_end;      /* CUDA: end event */
+};
+
+/* One argument slot of a kernel, filled by sgrt_kernel_set_arg*. */
+typedef struct SgrtArg {
+    bool set;
+    sgrt_buffer *buffer;      /* GLOBAL / CONSTANT */
+    size_t local_bytes;       /* LOCAL */
+    unsigned char *value;     /* SCALAR: desc->params[i].size bytes */
+} SgrtArg;
+
+struct sgrt_kernel {
+    sgrt_program *program;
+    sgrt_kernel *next;        /* in program->kernels */
+    const sgrt_kernel_desc *desc;
+    SgrtArg *args;            /* desc->param_count slots */
+    void *api_kernel;         /* cl_kernel / CUfunction */
+    size_t max_dynamic_local; /* CUDA: dynamic shared size already allowed */
+};
+
+struct sgrt_program {
+    sgrt_context *context;
+    const sgrt_module_desc *module;
+    bool *spec_set;           /* per module->specs entry */
+    sgrt_value *spec_values;
+    bool built;
+    bool cache_hit;
+    char *options;            /* final device-compiler options */
+    char *log;                /* build log ("" when none) */
+    void *api_program;        /* cl_program / CUmodule */
+    pthread_mutex_t lock;     /* guards `kernels` */
+    sgrt_kernel *kernels;
+};
+
+/* The result of compiling from source or loading a binary. */
+typedef struct SgrtBuildResult {
+    char *log;                /* malloc'ed, may be NULL */
+    unsigned char *binary;    /* malloc'ed binary to cache, may be NULL */
+    size_t binary_size;
+} SgrtBuildResult;
+
+typedef struct SgrtBackend {
+    const char *name;
+    /* Appends devices to out[*count..cap).  Failing to find the API at all
+     * is not an error: it yields no devices. */
+    void (*enumerate)(sgrt_device *out, size_t cap, size_t *count);
+    sgrt_status (*context_create)(sgrt_context *ctx);
+    void (*context_free)(sgrt_context *ctx);
+    sgrt_status (*finish)(sgrt_context *ctx);
+    sgrt_status (*buffer_create)(sgrt_buffer *buf);
+    void (*buffer_free)(sgrt_buffer *buf);
+    sgrt_status (*buffer_write)(sgrt_buffer *buf, size_t offset, size_t size, const void *src);
+    sgrt_status (*buffer_read)(sgrt_buffer *buf, size_t offset, size_t size, void *dst);
+    /* Source text of the module for this backend (NULL: not provided). */
+    const char *(*module_source)(const sgrt_module_desc *module);
+    /* Extra options the device needs (capability defines, language level);
+     * written into buf, at most cap bytes. */
+    void (*device_options)(const sgrt_device *dev, char *buf, size_t cap);
+    sgrt_status (*build_source)(sgrt_program *prog, const char *source, const char *options,
+                                SgrtBuildResult *result);
+    sgrt_status (*build_binary)(sgrt_program *prog, const unsigned char *binary, size_t size,
+                                const char *options);
+    void (*program_free)(sgrt_program *prog);
+    sgrt_status (*kernel_create)(sgrt_kernel *kernel);
+    void (*kernel_free)(sgrt_kernel *kernel);
+    /* dims are validated and local[] filled in. */
+    sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims, sgrt_event *event);
+    sgrt_status (*event_wait)(sgrt_event *event);
+    sgrt_status (*event_profile)(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
+    void (*event_free)(sgrt_event *event);
+} SgrtBackend;
+
+extern const SgrtBackend sgrt_opencl_backend;
+extern const SgrtBackend sgrt_cuda_backend;
+
+static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
+{
+    return dev->info.backend == SGRT_BACKEND_CUDA ? &sgrt_cuda_backend : &sgrt_opencl_backend;
+}
+
+/* context.c: whether `buffer` is a live buffer of `context`. */
+bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
+
+/* cache.c: the on-disk binary cache. */
+typedef struct SgrtCacheKey {
+    uint64_t lo, hi;
+} SgrtCacheKey;
+
+uint64_t sgrt_hash64(const void *data, size_t size, uint64_t seed);
+/* Key over the parts; each part is hashed with its length so that
+ * ("ab","c") and ("a","bc") differ. */
+SgrtCacheKey sgrt_cache_key(const char *const *parts, size_t count);
+/* Whether caching is enabled and where ($SGRT_CACHE, $SGRT_CACHE_DIR, ...). */
+bool sgrt_cache_dir(char *buf, size_t cap);
+/* Loads an entry; false when absent or corrupt.  Outputs are malloc'ed. */
+bool sgrt_cache_load(SgrtCacheKey key, char **log, unsigned char **binary, size_t *binary_size);
+/* Stores atomically (temporary file + rename); failures are silent. */
+void sgrt_cache_store(SgrtCacheKey key, const char *log, const unsigned char *binary,
+                      size_t binary_size);
+
+/* Small helpers shared by the backends. */
+char *sgrt_strdup(const char *s);
+bool sgrt_contains_word(const char *list, const char *word); /* space-separated list */
+
+#endif

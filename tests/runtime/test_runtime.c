@@ -1,0 +1,622 @@
+/* test_runtime.c — sgrt against a real device (libcheck).
+ *
+ * Runs on the device sgrt selects (SGRT_DEVICE, default first GPU else the
+ * first OpenCL CPU device: PoCL or the Intel CPU runtime here; a CUDA GPU
+ * elsewhere).  Expected values are computed on the host.  Every test makes
+ * its own cache directory so that cache behaviour is deterministic. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "modules.h"
+
+#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
+#define EXPECT(status, call)                                                              \
+    do {                                                                                  \
+        sgrt_status got_ = (call);                                                        \
+        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
+                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
+    } while (0)
+
+static sgrt_context *ctx;
+static sgrt_device_info info;
+static char cache_dir[256];
+
+/* Fresh cache per test (each test runs in its own process under CK_FORK,
+ * or sequentially under CK_FORK=no: both fine). */
+static void setup(void)
+{
+    snprintf(cache_dir, sizeof cache_dir, "/tmp/sgrt-test-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(cache_dir));
+    setenv("SGRT_CACHE_DIR", cache_dir, 1);
+    unsetenv("SGRT_CACHE");
+    sgrt_device *dev = NULL;
+    OK(sgrt_device_select(NULL, &dev));
+    OK(sgrt_device_get_info(dev, &info));
+    OK(sgrt_context_create(dev, &ctx));
+}
+
+static void teardown(void)
+{
+    OK(sgrt_context_free(ctx));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static sgrt_program *build(const sgrt_module_desc *m)
+{
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create(ctx, m, &p));
+    OK(sgrt_program_build(p, NULL));
+    return p;
+}
+
+static sgrt_buffer *buffer_from(const void *data, size_t size)
+{
+    sgrt_buffer *b = NULL;
+    OK(sgrt_buffer_create(ctx, size, &b));
+    if (data)
+        OK(sgrt_buffer_write(b, 0, size, data));
+    return b;
+}
+
+/* ------------------------------------------------------------------ */
+
+START_TEST(status_names_are_distinct)
+{
+    for (int i = 0; i < SGRT_STATUS_COUNT; i++) {
+        ck_assert_str_ne(sgrt_status_name((sgrt_status)i), "SGRT_UNKNOWN_STATUS");
+        for (int j = 0; j < i; j++)
+            ck_assert_str_ne(sgrt_status_name((sgrt_status)i), sgrt_status_name((sgrt_status)j));
+    }
+    ck_assert_str_eq(sgrt_status_name(SGRT_ERROR_SPEC_AFTER_BUILD), "SGRT_ERROR_SPEC_AFTER_BUILD");
+    ck_assert_str_eq(sgrt_status_name((sgrt_status)999), "SGRT_UNKNOWN_STATUS");
+    ck_assert_uint_eq(sgrt_type_size(SGRT_TYPE_BOOL), 1);
+    ck_assert_uint_eq(sgrt_type_size(SGRT_TYPE_LONG), 8);
+    ck_assert_uint_eq(sgrt_type_size(SGRT_TYPE_DOUBLE), 8);
+    ck_assert_str_eq(sgrt_type_name(SGRT_TYPE_USHORT), "ushort");
+}
+END_TEST
+
+START_TEST(device_selection)
+{
+    size_t count = 0;
+    sgrt_device *dev = NULL, *again = NULL;
+    OK(sgrt_device_count(&count));
+    ck_assert_uint_ge(count, 1);
+    OK(sgrt_device_get(0, &dev));
+    EXPECT(SGRT_ERROR_NO_DEVICE, sgrt_device_get(count, &dev));
+    EXPECT(SGRT_ERROR_NO_DEVICE, sgrt_device_select("opencl:no-such-device-xyz", &dev));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "no-such-device-xyz"));
+    /* The selected device is found again by its backend and index. */
+    char sel[64];
+    snprintf(sel, sizeof sel, "%s:%u", info.backend == SGRT_BACKEND_CUDA ? "cuda" : "opencl",
+             info.backend_index);
+    OK(sgrt_device_select(sel, &again));
+    sgrt_device *current = NULL;
+    OK(sgrt_context_device(ctx, &current));
+    ck_assert_ptr_eq(again, current);
+    ck_assert(info.split_barriers || info.backend == SGRT_BACKEND_CUDA);
+    ck_assert_uint_gt(info.max_work_group_size, 0);
+    ck_assert_uint_gt(info.local_mem_size, 0);
+    ck_assert(strlen(info.name) > 0);
+}
+END_TEST
+
+START_TEST(no_device_from_env)
+{
+    sgrt_device *dev = NULL;
+    setenv("SGRT_DEVICE", "opencl:nothing-matches-this", 1);
+    EXPECT(SGRT_ERROR_NO_DEVICE, sgrt_device_select(NULL, &dev));
+    setenv("SGRT_DEVICE", "opencl:99", 1);
+    EXPECT(SGRT_ERROR_NO_DEVICE, sgrt_device_select(NULL, &dev));
+    unsetenv("SGRT_DEVICE");
+}
+END_TEST
+
+/* Without a driver, CUDA yields no devices rather than an error. */
+START_TEST(cuda_absent_is_clean)
+{
+    size_t count = 0, cuda = 0;
+    OK(sgrt_device_count(&count));
+    for (size_t i = 0; i < count; i++) {
+        sgrt_device *d;
+        sgrt_device_info in;
+        OK(sgrt_device_get(i, &d));
+        OK(sgrt_device_get_info(d, &in));
+        cuda += in.backend == SGRT_BACKEND_CUDA;
+    }
+    sgrt_device *d = NULL;
+    if (cuda == 0)
+        EXPECT(SGRT_ERROR_NO_DEVICE, sgrt_device_select("cuda", &d));
+    else
+        OK(sgrt_device_select("cuda", &d));
+}
+END_TEST
+
+START_TEST(vector_add)
+{
+    enum { N = 1000 };
+    float a[N], b[N], c[N], want[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i * 0.5f - 3.0f;
+        b[i] = 1.0f / (float)(i + 1);
+        want[i] = a[i] + b[i];
+    }
+    sgrt_program *p = build(&vadd_module);
+    sgrt_buffer *ba = buffer_from(a, sizeof a), *bb = buffer_from(b, sizeof b);
+    sgrt_buffer *bc = buffer_from(NULL, sizeof c);
+    sgrt_kernel *k = NULL, *same = NULL;
+    int n = N;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    OK(sgrt_kernel_get(p, "vadd", &same));
+    ck_assert_ptr_eq(k, same);
+    OK(sgrt_kernel_set_arg_buffer(k, 0, ba));
+    OK(sgrt_kernel_set_arg(k, 1, sizeof bb, &bb));
+    OK(sgrt_kernel_set_arg_buffer(k, 2, bc));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_launch_dims dims = {.dims = 1, .global = {1024}, .local = {64}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_finish(ctx));
+    OK(sgrt_buffer_read(bc, 0, sizeof c, c));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(c[i] == want[i], "c[%d] = %a, want %a", i, c[i], want[i]);
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_buffer_read(bc, 8, sizeof c, c));
+    /* A context with buffers cannot be freed. */
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_context_free(ctx));
+    OK(sgrt_buffer_free(ba));
+    OK(sgrt_buffer_free(bb));
+    OK(sgrt_buffer_free(bc));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* Runs block_sum with `block` and `scale`, checking against the host. */
+static void run_block_sum(sgrt_program *p, int block, float scale)
+{
+    enum { N = 256 };
+    float in[N], out[N], want[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 13) - 4.0f;
+    for (int g = 0; g < N / block; g++) {
+        float s = 0.0f;
+        for (int i = 0; i < block; i++)
+            s += in[g * block + i];
+        want[g] = s * scale;
+    }
+    sgrt_buffer *bi = buffer_from(in, sizeof in), *bo = buffer_from(NULL, sizeof out);
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "block_sum", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, bi));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, bo));
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {(size_t)block}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_buffer_read(bo, 0, sizeof(float) * (size_t)(N / block), out));
+    for (int g = 0; g < N / block; g++)
+        ck_assert_msg(out[g] == want[g], "block %d: %a, want %a", g, out[g], want[g]);
+    OK(sgrt_buffer_free(bi));
+    OK(sgrt_buffer_free(bo));
+}
+
+START_TEST(spec_constants_fold_into_sizes)
+{
+    sgrt_program *p8 = NULL, *p32 = NULL, *pdef = NULL;
+    OK(sgrt_program_create(ctx, &block_sum_module, &p8));
+    OK(sgrt_program_create(ctx, &block_sum_module, &p32));
+    OK(sgrt_program_create(ctx, &block_sum_module, &pdef));
+    OK(sgrt_program_set_spec_int(p8, 0, 4));      /* overwritten below */
+    OK(sgrt_program_set_spec_int(p8, 0, 8));
+    OK(sgrt_program_set_spec_float(p8, 3, 2.5f));
+    OK(sgrt_program_set_spec_int(p32, 0, 32));
+    OK(sgrt_program_set_spec_float(p32, 3, 0.1f));
+    OK(sgrt_program_set_spec_float(pdef, 3, -1.75f));
+    OK(sgrt_program_build(p8, NULL));
+    OK(sgrt_program_build(p32, NULL));
+    OK(sgrt_program_build(pdef, NULL));
+    const char *opts = NULL;
+    OK(sgrt_program_build_options(p32, &opts));
+    ck_assert_ptr_nonnull(strstr(opts, "-DSGC_SPEC_0=32"));
+    ck_assert_ptr_nonnull(strstr(opts, "-DSGC_SPEC_3=0x1.99999ap-4f"));
+    OK(sgrt_program_build_options(pdef, &opts));
+    ck_assert_ptr_null(strstr(opts, "SGC_SPEC_0"));
+    run_block_sum(p8, 8, 2.5f);
+    run_block_sum(p32, 32, 0.1f);
+    run_block_sum(pdef, 16, -1.75f);   /* default block size */
+    OK(sgrt_program_free(p8));
+    OK(sgrt_program_free(p32));
+    OK(sgrt_program_free(pdef));
+}
+END_TEST
+
+START_TEST(spec_constant_errors)
+{
+    sgrt_program *p = NULL;
+    int iv = 8;
+    float fv = 1.0f;
+    OK(sgrt_program_create(ctx, &block_sum_module, &p));
+    EXPECT(SGRT_ERROR_SPEC_UNKNOWN_ID, sgrt_program_set_spec_int(p, 1, 8));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "ID 1"));
+    EXPECT(SGRT_ERROR_SPEC_TYPE_MISMATCH, sgrt_program_set_spec_float(p, 0, 8.0f));
+    EXPECT(SGRT_ERROR_SPEC_TYPE_MISMATCH, sgrt_program_set_spec_uint(p, 0, 8));
+    EXPECT(SGRT_ERROR_SPEC_TYPE_MISMATCH, sgrt_program_set_spec(p, 0, SGRT_TYPE_INT, &iv, 2));
+    EXPECT(SGRT_ERROR_SPEC_TYPE_MISMATCH, sgrt_program_set_spec_double(p, 3, 1.0));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "scale"));
+    /* Required and unset: refused by sgrt, naming the constant. */
+    EXPECT(SGRT_ERROR_SPEC_REQUIRED_UNSET, sgrt_program_get_spec(p, 3, SGRT_TYPE_FLOAT, &fv, 4));
+    EXPECT(SGRT_ERROR_SPEC_REQUIRED_UNSET, sgrt_program_build(p, NULL));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'scale'"));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "ID 3"));
+    /* Defaults and overwrites read back. */
+    OK(sgrt_program_get_spec(p, 0, SGRT_TYPE_INT, &iv, sizeof iv));
+    ck_assert_int_eq(iv, 16);
+    OK(sgrt_program_set_spec_int(p, 0, 64));
+    OK(sgrt_program_set_spec_int(p, 0, 8));
+    OK(sgrt_program_get_spec(p, 0, SGRT_TYPE_INT, &iv, sizeof iv));
+    ck_assert_int_eq(iv, 8);
+    OK(sgrt_program_set_spec_float(p, 3, 3.0f));
+    OK(sgrt_program_build(p, NULL));
+    EXPECT(SGRT_ERROR_SPEC_AFTER_BUILD, sgrt_program_set_spec_int(p, 0, 16));
+    EXPECT(SGRT_ERROR_SPEC_AFTER_BUILD, sgrt_program_set_spec_float(p, 3, 1.0f));
+    /* Unknown ID and type still take precedence after the build. */
+    EXPECT(SGRT_ERROR_SPEC_UNKNOWN_ID, sgrt_program_set_spec_int(p, 9, 1));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_program_build(p, NULL));
+    run_block_sum(p, 8, 3.0f);
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* Values that need care to spell: extremes, non-decimal floats, bool. */
+START_TEST(spec_values_round_trip)
+{
+    const struct {
+        int64_t l;
+        uint64_t ul;
+        double d;
+        float f;
+        int32_t i;
+        bool b;
+    } cases[] = {
+        {INT64_MIN, UINT64_MAX, 0.1, FLT_MIN, INT32_MIN, true},
+        {INT64_MAX, 0, -1.0 / 3.0, 1.0f / 3.0f, INT32_MAX, false},
+        {-1, 1ull << 63, DBL_MAX, -0.0f, -1, true},
+        {0, 12345678901234ull, 5e-324, (float)INFINITY, 0, false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        sgrt_program *p = NULL;
+        OK(sgrt_program_create(ctx, &echo_module, &p));
+        if (!info.fp64) {
+            EXPECT(SGRT_ERROR_UNSUPPORTED, sgrt_program_build(p, NULL));
+            OK(sgrt_program_free(p));
+            return;
+        }
+        OK(sgrt_program_set_spec_long(p, 1, cases[c].l));
+        OK(sgrt_program_set_spec_ulong(p, 2, cases[c].ul));
+        OK(sgrt_program_set_spec_double(p, 5, cases[c].d));
+        OK(sgrt_program_set_spec_float(p, 6, cases[c].f));
+        OK(sgrt_program_set_spec_int(p, 7, cases[c].i));
+        OK(sgrt_program_set_spec_bool(p, 8, cases[c].b));
+        OK(sgrt_program_build(p, NULL));
+        int64_t l[2];
+        double d;
+        float f;
+        int32_t i[2];
+        sgrt_buffer *bl = buffer_from(NULL, sizeof l), *bd = buffer_from(NULL, sizeof d);
+        sgrt_buffer *bf = buffer_from(NULL, sizeof f), *bi = buffer_from(NULL, sizeof i);
+        sgrt_kernel *k = NULL;
+        OK(sgrt_kernel_get(p, "echo", &k));
+        OK(sgrt_kernel_set_arg_buffer(k, 0, bl));
+        OK(sgrt_kernel_set_arg_buffer(k, 1, bd));
+        OK(sgrt_kernel_set_arg_buffer(k, 2, bf));
+        OK(sgrt_kernel_set_arg_buffer(k, 3, bi));
+        sgrt_launch_dims dims = {.dims = 1, .global = {1}, .local = {1}};
+        OK(sgrt_kernel_launch(k, &dims, NULL));
+        OK(sgrt_buffer_read(bl, 0, sizeof l, l));
+        OK(sgrt_buffer_read(bd, 0, sizeof d, &d));
+        OK(sgrt_buffer_read(bf, 0, sizeof f, &f));
+        OK(sgrt_buffer_read(bi, 0, sizeof i, i));
+        ck_assert_msg(l[0] == cases[c].l, "case %zu long", c);
+        ck_assert_msg((uint64_t)l[1] == cases[c].ul, "case %zu ulong", c);
+        ck_assert_msg(memcmp(&d, &cases[c].d, sizeof d) == 0, "case %zu: %a != %a", c, d,
+                      cases[c].d);
+        ck_assert_msg(memcmp(&f, &cases[c].f, sizeof f) == 0, "case %zu: %a != %a", c, f,
+                      cases[c].f);
+        ck_assert_int_eq(i[0], cases[c].i);
+        ck_assert_int_eq(i[1], cases[c].b);
+        OK(sgrt_buffer_free(bl));
+        OK(sgrt_buffer_free(bd));
+        OK(sgrt_buffer_free(bf));
+        OK(sgrt_buffer_free(bi));
+        OK(sgrt_program_free(p));
+    }
+}
+END_TEST
+
+START_TEST(kernel_not_found_and_not_built)
+{
+    sgrt_program *p = NULL;
+    sgrt_kernel *k = NULL;
+    OK(sgrt_program_create(ctx, &vadd_module, &p));
+    EXPECT(SGRT_ERROR_NOT_BUILT, sgrt_kernel_get(p, "vadd", &k));
+    OK(sgrt_program_build(p, NULL));
+    EXPECT(SGRT_ERROR_KERNEL_NOT_FOUND, sgrt_kernel_get(p, "vsub", &k));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'vsub'"));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+START_TEST(argument_checks)
+{
+    sgrt_program *p = build(&vadd_module);
+    sgrt_kernel *k = NULL;
+    sgrt_buffer *b = buffer_from(NULL, 64);
+    sgrt_buffer *bogus = (sgrt_buffer *)&k;   /* not a buffer */
+    int n = 4;
+    float f = 1.0f;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    EXPECT(SGRT_ERROR_ARG_COUNT, sgrt_kernel_set_arg(k, 4, sizeof n, &n));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "4 parameter"));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg(k, 0, sizeof n, &n));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg(k, 0, sizeof bogus, &bogus));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg(k, 0, 16, NULL));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg(k, 3, sizeof(int64_t), &n));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg(k, 3, sizeof b, &b));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_FLOAT, &f));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg_local(k, 2, 64));
+    EXPECT(SGRT_ERROR_ARG_TYPE, sgrt_kernel_set_arg_buffer(k, 3, b));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'n'"));
+    OK(sgrt_kernel_set_arg(k, 0, sizeof b, &b));
+    OK(sgrt_kernel_set_arg(k, 1, sizeof b, &b));
+    OK(sgrt_kernel_set_arg(k, 3, sizeof n, &n));
+    sgrt_launch_dims dims = {.dims = 1, .global = {4}, .local = {4}};
+    EXPECT(SGRT_ERROR_ARG_COUNT, sgrt_kernel_launch(k, &dims, NULL));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'c'"));
+    OK(sgrt_kernel_set_arg_buffer(k, 2, b));
+    dims.global[0] = 6;   /* not a multiple of local */
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_launch(k, &dims, NULL));
+    dims.dims = 4;
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_launch(k, &dims, NULL));
+    dims = (sgrt_launch_dims){.dims = 1, .global = {16}};   /* runtime picks local */
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_finish(ctx));
+    OK(sgrt_buffer_free(b));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+START_TEST(build_failure_has_sgc_log)
+{
+    sgrt_program *p = NULL;
+    const char *log = NULL;
+    OK(sgrt_program_create(ctx, &broken_module, &p));
+    EXPECT(SGRT_ERROR_BUILD_FAILED, sgrt_program_build(p, NULL));
+    OK(sgrt_program_build_log(p, &log));
+    ck_assert_msg(strstr(log, "broken.sgc:3") || strstr(log, "broken.sgc(3)"),
+                  "log lacks broken.sgc line 3:\n%s", log);
+    ck_assert_ptr_nonnull(strstr(log, "undeclared_name"));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "broken"));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+START_TEST(unsupported_sub_groups)
+{
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create(ctx, &needs_sg_module, &p));
+    if (info.sub_groups) {
+        OK(sgrt_program_build(p, NULL));
+    } else {
+        EXPECT(SGRT_ERROR_UNSUPPORTED, sgrt_program_build(p, NULL));
+        ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "sub-groups"));
+        ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'vadd'"));
+    }
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+static void run_vadd_small(sgrt_program *p)
+{
+    float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, c[4];
+    sgrt_buffer *ba = buffer_from(a, sizeof a), *bb = buffer_from(b, sizeof b);
+    sgrt_buffer *bc = buffer_from(NULL, sizeof c);
+    sgrt_kernel *k = NULL;
+    int n = 4;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, ba));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, bb));
+    OK(sgrt_kernel_set_arg_buffer(k, 2, bc));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_launch_dims dims = {.dims = 1, .global = {4}, .local = {4}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_buffer_read(bc, 0, sizeof c, c));
+    for (int i = 0; i < 4; i++)
+        ck_assert(c[i] == a[i] + b[i]);
+    OK(sgrt_buffer_free(ba));
+    OK(sgrt_buffer_free(bb));
+    OK(sgrt_buffer_free(bc));
+}
+
+static bool built_from_cache(const sgrt_module_desc *m, const char *options)
+{
+    sgrt_program *p = NULL;
+    bool hit = false;
+    OK(sgrt_program_create(ctx, m, &p));
+    OK(sgrt_program_build(p, options));
+    OK(sgrt_program_cache_hit(p, &hit));
+    run_vadd_small(p);
+    OK(sgrt_program_free(p));
+    return hit;
+}
+
+START_TEST(cache_hits_and_recovers)
+{
+    ck_assert(!built_from_cache(&vadd_module, NULL));
+    ck_assert(built_from_cache(&vadd_module, NULL));
+    ck_assert(!built_from_cache(&vadd_module, "-DUNUSED=1"));   /* options are in the key */
+    ck_assert(built_from_cache(&vadd_module, "-DUNUSED=1"));
+    /* Corrupt every entry: they are ignored, rebuilt and rewritten. */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "for f in '%s'/*.bin; do printf 'garbage' | dd of=\"$f\" bs=1 seek=40 conv=notrunc "
+             "status=none; done",
+             cache_dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert(!built_from_cache(&vadd_module, NULL));
+    ck_assert(built_from_cache(&vadd_module, NULL));
+    snprintf(cmd, sizeof cmd, "for f in '%s'/*.bin; do truncate -s 10 \"$f\"; done", cache_dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert(!built_from_cache(&vadd_module, NULL));
+    setenv("SGRT_CACHE", "0", 1);
+    ck_assert(!built_from_cache(&vadd_module, NULL));
+    unsetenv("SGRT_CACHE");
+}
+END_TEST
+
+/* Spec values are part of the key: another value is a miss. */
+START_TEST(cache_keys_spec_values)
+{
+    for (int round = 0; round < 2; round++)
+        for (int block = 8; block <= 16; block += 8) {
+            sgrt_program *p = NULL;
+            bool hit = true;
+            OK(sgrt_program_create(ctx, &block_sum_module, &p));
+            OK(sgrt_program_set_spec_int(p, 0, block));
+            OK(sgrt_program_set_spec_float(p, 3, 1.5f));
+            OK(sgrt_program_build(p, NULL));
+            OK(sgrt_program_cache_hit(p, &hit));
+            ck_assert_msg(hit == (round == 1), "round %d block %d", round, block);
+            run_block_sum(p, block, 1.5f);
+            OK(sgrt_program_free(p));
+        }
+}
+END_TEST
+
+START_TEST(dynamic_local_memory)
+{
+    enum { N = 128, WG = 32 };
+    int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i * 7 - 100;
+    sgrt_program *p = build(&reverse_module);
+    sgrt_buffer *bi = buffer_from(in, sizeof in), *bo = buffer_from(NULL, sizeof out);
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "reverse", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, bi));
+    OK(sgrt_kernel_set_arg(k, 1, 4, NULL));   /* forces a 16-byte aligned second block */
+    OK(sgrt_kernel_set_arg_local(k, 2, WG * sizeof(int)));
+    OK(sgrt_kernel_set_arg_buffer(k, 3, bo));
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {WG}};
+    sgrt_event *ev = NULL;
+    OK(sgrt_kernel_launch(k, &dims, &ev));
+    OK(sgrt_event_wait(ev));
+    uint64_t start = 0, end = 0;
+    OK(sgrt_event_profile(ev, &start, &end));
+    ck_assert_uint_ge(end, start);
+    ck_assert_uint_gt(end, 0);
+    OK(sgrt_event_free(ev));
+    OK(sgrt_buffer_read(bo, 0, sizeof out, out));
+    for (int i = 0; i < N; i++) {
+        int g = i / WG, l = i % WG;
+        ck_assert_int_eq(out[i], in[g * WG + (WG - 1 - l)]);
+    }
+    OK(sgrt_buffer_free(bi));
+    OK(sgrt_buffer_free(bo));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+START_TEST(profiling_events_are_ordered)
+{
+    sgrt_program *p = build(&vadd_module);
+    enum { N = 1 << 16 };
+    sgrt_buffer *b = buffer_from(NULL, N * sizeof(float));
+    sgrt_kernel *k = NULL;
+    int n = N;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, b));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, b));
+    OK(sgrt_kernel_set_arg_buffer(k, 2, b));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {64}};
+    sgrt_event *e1 = NULL, *e2 = NULL;
+    OK(sgrt_kernel_launch(k, &dims, &e1));
+    OK(sgrt_kernel_launch(k, &dims, &e2));
+    uint64_t s1, t1, s2, t2;
+    OK(sgrt_event_profile(e2, &s2, &t2));
+    OK(sgrt_event_profile(e1, &s1, &t1));
+    ck_assert_uint_le(s1, t1);
+    ck_assert_uint_le(t1, s2);   /* in-order queue */
+    ck_assert_uint_le(s2, t2);
+    OK(sgrt_event_free(e1));
+    OK(sgrt_event_free(e2));
+    OK(sgrt_buffer_free(b));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* Separate programs used from separate threads. */
+static void *thread_body(void *arg)
+{
+    (void)arg;
+    sgrt_program *p = NULL;
+    if (sgrt_program_create(ctx, &vadd_module, &p) != SGRT_SUCCESS ||
+        sgrt_program_build(p, NULL) != SGRT_SUCCESS)
+        return (void *)1;
+    run_vadd_small(p);
+    sgrt_program_free(p);
+    return NULL;
+}
+
+START_TEST(threads_with_own_programs)
+{
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, thread_body, NULL), 0);
+    for (int i = 0; i < 4; i++) {
+        void *r = NULL;
+        pthread_join(t[i], &r);
+        ck_assert_ptr_null(r);
+    }
+}
+END_TEST
+
+static Suite *runtime_suite(void)
+{
+    Suite *s = suite_create("sgrt");
+    TCase *tc = tcase_create("device");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, status_names_are_distinct);
+    tcase_add_test(tc, device_selection);
+    tcase_add_test(tc, no_device_from_env);
+    tcase_add_test(tc, cuda_absent_is_clean);
+    tcase_add_test(tc, vector_add);
+    tcase_add_test(tc, spec_constants_fold_into_sizes);
+    tcase_add_test(tc, spec_constant_errors);
+    tcase_add_test(tc, spec_values_round_trip);
+    tcase_add_test(tc, kernel_not_found_and_not_built);
+    tcase_add_test(tc, argument_checks);
+    tcase_add_test(tc, build_failure_has_sgc_log);
+    tcase_add_test(tc, unsupported_sub_groups);
+    tcase_add_test(tc, cache_hits_and_recovers);
+    tcase_add_test(tc, cache_keys_spec_values);
+    tcase_add_test(tc, dynamic_local_memory);
+    tcase_add_test(tc, profiling_events_are_ordered);
+    tcase_add_test(tc, threads_with_own_programs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(runtime_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
