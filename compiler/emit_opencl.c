@@ -1,1 +1,221 @@
-/* emit_opencl.c — placeholder; being written. */
+/* emit_opencl.c — the OpenCL C target: spellings and built-in mappings for
+ * OpenCL C 1.2 (docs/DESIGN.md "OpenCL C"), plugged into the shared printer.
+ *
+ * OpenCL C already has SGC's scalar names, address spaces and work-item
+ * functions, so most hooks print what they are given.  The real work is the
+ * atomics mapping (SGC's C11-style names to the 1.2 built-ins, 64-bit ones
+ * through the cl_khr_int64_* extensions) and the fixed prelude: extension
+ * pragmas, the sub-group capability tiers and the attribute macros. */
+#include "emit_internal.h"
+
+#include <string.h>
+
+static const char *opencl_scalar_type(TypeKind kind)
+{
+    switch (kind) {
+    case TY_VOID: return "void";
+    case TY_BOOL: return "bool";
+    case TY_CHAR: return "char";
+    case TY_SCHAR: return "signed char";
+    case TY_UCHAR: return "uchar";
+    case TY_SHORT: return "short";
+    case TY_USHORT: return "ushort";
+    case TY_INT: case TY_ENUM: return "int";
+    case TY_UINT: return "uint";
+    case TY_LONG: return "long";
+    case TY_ULONG: return "ulong";
+    case TY_SIZE_T: return "size_t";
+    case TY_FLOAT: return "float";
+    case TY_DOUBLE: return "double";
+    default: return "int";
+    }
+}
+
+/* OpenCL `long` is 64-bit on every device, so `L` is exact. */
+static const char *opencl_int_suffix(TypeKind kind)
+{
+    switch (kind) {
+    case TY_UINT: return "u";
+    case TY_LONG: return "L";
+    case TY_ULONG: case TY_SIZE_T: return "UL";
+    default: return "";
+    }
+}
+
+static void opencl_addr_space(EmitCtx *ctx, AddrSpace as, EmitAsRole role)
+{
+    (void)role;
+    switch (as) {
+    case AS_GLOBAL: emit_out(ctx, "__global "); break;
+    case AS_LOCAL: emit_out(ctx, "__local "); break;
+    case AS_CONSTANT: emit_out(ctx, "__constant "); break;
+    case AS_PRIVATE: emit_out(ctx, "__private "); break;
+    case AS_NONE: break;
+    }
+}
+
+static void opencl_float_special(EmitCtx *ctx, double value, bool is_double)
+{
+    const char *name = value != value ? "NAN" : "INFINITY";
+    emit_out(ctx, is_double ? "((double)%s)" : "%s", name);
+}
+
+/* `__kernel` plus the kernel attributes, or `static inline` for device
+ * functions declared inline (C99 `inline` alone gives no external
+ * definition, which fails to link when the call is not inlined). */
+static void opencl_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_definition)
+{
+    (void)is_definition;
+    if (!fn->is_kernel) {
+        const Node *def = fn->def;
+        bool is_inline = def && def->decl_specs && def->decl_specs->is_inline;
+        if (fn->storage == SC_STATIC || is_inline)
+            emit_out(ctx, "static ");
+        if (is_inline)
+            emit_out(ctx, "inline ");
+        return;
+    }
+    emit_out(ctx, "__kernel ");
+    const int *wg = fn->reqd_work_group_size;
+    if (wg[0] > 0)
+        emit_out(ctx, "__attribute__((reqd_work_group_size(%d, %d, %d))) ", wg[0],
+                 wg[1] > 0 ? wg[1] : 1, wg[2] > 0 ? wg[2] : 1);
+    if (fn->reqd_sub_group_size > 0) {
+        emit_use(ctx, USE_REQD_SUB_GROUP_SIZE);
+        emit_out(ctx, "SGC_REQD_SUB_GROUP_SIZE(%d) ", fn->reqd_sub_group_size);
+    }
+}
+
+static void opencl_workitem_call(EmitCtx *ctx, const Node *call)
+{
+    emit_out(ctx, "%s", builtin_info[call->builtin].name);
+    emit_call_args(ctx, call, false);
+}
+
+/* barrier(CLK_LOCAL_MEM_FENCE): the flags arrive folded (the preprocessor
+ * expanded the macros), so constant flags are spelled back by name. */
+static void opencl_sync_call(EmitCtx *ctx, const Node *call)
+{
+    const Node *flags = emit_call_arg(call, 0);
+    emit_out(ctx, "%s(", builtin_info[call->builtin].name);
+    if (flags && flags->is_const_expr && flags->const_value >= 1 && flags->const_value <= 3) {
+        static const char *const names[] = {
+            "", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE",
+            "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
+        };
+        emit_out(ctx, "%s", names[flags->const_value]);
+    } else {
+        emit_expr(ctx, flags);
+    }
+    emit_out(ctx, ")");
+}
+
+/* SGC atomic -> OpenCL 1.2 name stem: atomic_<stem> (32-bit, core) or
+ * atom_<stem> (64-bit, cl_khr_int64_base/extended_atomics). */
+#define OPENCL_ATOMICS(X)                                    \
+    X(ATOMIC_FETCH_ADD, "add", INT64_BASE_ATOMICS)           \
+    X(ATOMIC_FETCH_SUB, "sub", INT64_BASE_ATOMICS)           \
+    X(ATOMIC_FETCH_MIN, "min", INT64_EXT_ATOMICS)            \
+    X(ATOMIC_FETCH_MAX, "max", INT64_EXT_ATOMICS)            \
+    X(ATOMIC_FETCH_AND, "and", INT64_EXT_ATOMICS)            \
+    X(ATOMIC_FETCH_OR, "or", INT64_EXT_ATOMICS)              \
+    X(ATOMIC_FETCH_XOR, "xor", INT64_EXT_ATOMICS)            \
+    X(ATOMIC_EXCHANGE, "xchg", INT64_BASE_ATOMICS)           \
+    X(ATOMIC_COMPARE_EXCHANGE, "cmpxchg", INT64_BASE_ATOMICS)
+
+static void opencl_atomic_call(EmitCtx *ctx, const Node *call)
+{
+    const Node *ptr = emit_call_arg(call, 0);
+    const Type *pty = ptr ? emit_canonical(ptr->ty) : NULL;
+    bool wide = pty && pty->kind == TY_PTR && emit_type_is_64bit_int(emit_canonical(pty->base));
+    const char *stem = NULL;
+    EmitUse ext = USE_INT64_BASE_ATOMICS;
+    switch ((Builtin)call->builtin) {
+#define X(bi, name, use) case BI_##bi: stem = name; ext = USE_##use; break;
+    OPENCL_ATOMICS(X)
+#undef X
+    default: break;
+    }
+    if (!stem) {
+        emit_error(ctx, call->loc, "internal error: unknown atomic built-in");
+        return;
+    }
+    if (wide) {
+        emit_use(ctx, USE_INT64_BASE_ATOMICS);
+        emit_use(ctx, ext);
+    }
+    emit_out(ctx, "%s_%s", wide ? "atom" : "atomic", stem);
+    emit_call_args(ctx, call, true);
+}
+
+/* OpenCL C has every SGC math built-in under its own name; arguments are
+ * converted explicitly so that overload resolution picks sema's choice. */
+static void opencl_math_call(EmitCtx *ctx, const Node *call)
+{
+    emit_out(ctx, "%s", builtin_info[call->builtin].name);
+    emit_call_args(ctx, call, true);
+}
+
+static void opencl_kernel_tier_errors(EmitCtx *ctx, EmitBuffer *out)
+{
+    for (int i = 0; i < ctx->tu->kernel_count; i++) {
+        const Symbol *k = ctx->tu->kernels[i];
+        if (k->uses_sub_groups)
+            emit_printf(out, "#if defined(SGC_TIER_WG)\n#error \"sgc: kernel '%s' needs "
+                             "sub-groups (cl_khr_subgroups), not supported on this device\"\n"
+                             "#endif\n", k->name);
+    }
+}
+
+static void opencl_unit_prelude(EmitCtx *ctx, EmitBuffer *out)
+{
+    if (ctx->uses[USE_FP64])
+        emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (ctx->uses[USE_INT64_BASE_ATOMICS])
+        emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    if (ctx->uses[USE_INT64_EXT_ATOMICS])
+        emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
+    if (ctx->tu->uses_sub_groups || ctx->uses[USE_TIERS]) {
+        emit_printf(out,
+            "\n/* Capability tier (SPEC 2): chosen by the device compiler's macros. */\n"
+            "#if defined(SGC_NV_PTX)\n#define SGC_TIER_NVPTX 1\n"
+            "#elif defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || "
+            "defined(cl_intel_subgroups)\n#define SGC_TIER_KHR 1\n"
+            "#else\n#define SGC_TIER_WG 1\n#endif\n");
+        opencl_kernel_tier_errors(ctx, out);
+    }
+    if (ctx->uses[USE_REQD_SUB_GROUP_SIZE])
+        emit_printf(out,
+            "\n#ifdef cl_intel_required_subgroup_size\n"
+            "#define SGC_REQD_SUB_GROUP_SIZE(n) __attribute__((intel_reqd_sub_group_size(n)))\n"
+            "#else\n#define SGC_REQD_SUB_GROUP_SIZE(n)\n#endif\n");
+}
+
+const EmitHooks emit_opencl_hooks = {
+    .target_name = "OpenCL C",
+    .is_cxx = false,
+    .has_function_pointers = false,
+    .scalar_type = opencl_scalar_type,
+    .int_suffix = opencl_int_suffix,
+    .addr_space = opencl_addr_space,
+    .restrict_kw = "restrict",
+    .static_assert_kw = "_Static_assert",
+    .identifier = NULL,
+    .float_special = opencl_float_special,
+    .group_type = emit_group_type_unimplemented,
+    .function_prefix = opencl_function_prefix,
+    .workitem_call = opencl_workitem_call,
+    .sync_call = opencl_sync_call,
+    .atomic_call = opencl_atomic_call,
+    .math_call = opencl_math_call,
+    .group_call = emit_group_call_unimplemented,
+    .group_method = emit_group_method_unimplemented,
+    .barrier_call = emit_barrier_call_unimplemented,
+    .unit_prelude = opencl_unit_prelude,
+};
+
+bool emit_opencl_unit(const TranslationUnit *tu, const SourceManager *sources,
+                      const EmitOptions *options, Diag *diag, EmitBuffer *out)
+{
+    return emit_unit_with(&emit_opencl_hooks, tu, sources, options, diag, out, NULL);
+}

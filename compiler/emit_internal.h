@@ -1,0 +1,229 @@
+/* emit_internal.h — the shared C printer of the emitters and the hooks a
+ * target plugs into it.
+ *
+ * emit.c prints C (declarations from sema's Types, expressions with minimal
+ * safe parentheses, statements with 4-space indentation, #line directives,
+ * the spec-constant block).  Everything that differs between OpenCL C and
+ * CUDA C is asked of the target through EmitHooks: spellings, address spaces,
+ * function prefixes, built-in calls, and the group / split-barrier lowering
+ * that other files (emit_groups_*.c, emit_barrier_*.c) provide.
+ *
+ * A hook receives the printer context and the node; it prints with the same
+ * helpers the printer uses (emit_out, emit_expr, emit_type ...), so a hook
+ * can print any sub-expression exactly as the rest of the output. */
+#ifndef SGCC_EMIT_INTERNAL_H
+#define SGCC_EMIT_INTERNAL_H
+
+#include "builtins.h"
+#include "emit.h"
+
+typedef struct EmitCtx EmitCtx;
+
+/* Where an object or pointee sits, so a target can pick its qualifier:
+ * OpenCL writes `__local` everywhere; CUDA writes `__shared__` on a
+ * block-scope object and nothing on a pointee. */
+typedef enum EmitAsRole {
+    AS_ROLE_POINTEE,      /* the pointed-to type of a pointer */
+    AS_ROLE_FILE_OBJECT,  /* a variable at file scope */
+    AS_ROLE_BLOCK_OBJECT, /* a variable inside a function */
+    AS_ROLE_PARAM,        /* a parameter object (never a pointee) */
+    AS_ROLE_OTHER,        /* members, casts, sizeof */
+} EmitAsRole;
+
+/* Statement-level hook points (see EmitHooks.stmt_pre / stmt_post). */
+typedef struct EmitHooks {
+    const char *target_name;          /* "OpenCL C", "CUDA C" (diagnostics) */
+    bool is_cxx;                      /* C++ rules: casts from void *, to enums,
+                                         no narrowing in brace initialisers */
+    bool has_function_pointers;       /* false: report function pointer types */
+
+    /* ---- spellings --------------------------------------------------- */
+    /* Scalar type name for TY_VOID..TY_DOUBLE (never NULL for those). */
+    const char *(*scalar_type)(TypeKind kind);
+    /* Integer literal suffix for a literal of `kind` ("", "u", "L", "ULL"). */
+    const char *(*int_suffix)(TypeKind kind);
+    /* Prints the qualifier (with a trailing space) for address space `as` in
+     * `role`, or nothing.  `as` is AS_NONE only for AS_ROLE_FILE_OBJECT (a
+     * file-scope object written without one; CUDA must still say
+     * `__device__`). */
+    void (*addr_space)(EmitCtx *ctx, AddrSpace as, EmitAsRole role);
+    const char *restrict_kw;          /* "restrict" / "__restrict__" */
+    const char *static_assert_kw;     /* "_Static_assert" / "static_assert" */
+    /* Rewrites a user identifier that is reserved in the target language
+     * (CUDA: C++ keywords); returns `name` when it is fine.  May be NULL. */
+    const char *(*identifier)(EmitCtx *ctx, const char *name);
+    /* Prints +inf/NaN of a float (is_double false) or double. */
+    void (*float_special)(EmitCtx *ctx, double value, bool is_double);
+    /* Prints the spelling of a group / async_barrier / arrival_token type.
+     * Default: error "group lowering for <target> not implemented yet". */
+    void (*group_type)(EmitCtx *ctx, const Type *ty);
+
+    /* ---- functions ----------------------------------------------------- */
+    /* Prints what goes before the return type (`__kernel `, `extern "C"
+     * __global__ `, `static __device__ `) including attributes. */
+    void (*function_prefix)(EmitCtx *ctx, const Symbol *fn, bool is_definition);
+    /* Prints one parameter of a function declaration; `fn` is NULL inside a
+     * function-pointer type.  Returns false to let the printer print it. */
+    bool (*param)(EmitCtx *ctx, const Symbol *fn, const Param *param);
+    /* Hidden parameters after the declared ones (e.g. a tangle mask
+     * `unsigned sgc_tangle`).  `first` is true when no parameter was
+     * printed yet (no leading comma).  May be NULL. */
+    void (*extra_params)(EmitCtx *ctx, const Symbol *fn, bool first);
+    /* Hidden arguments of a call to user function `callee`, matching
+     * extra_params.  May be NULL. */
+    void (*extra_args)(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
+    /* Statements printed first in a function body (use emit_line_begin /
+     * emit_line_end).  May be NULL. */
+    void (*body_prologue)(EmitCtx *ctx, const Symbol *fn);
+
+    /* ---- built-ins (ND_CALL with node->builtin set) --------------------- */
+    void (*workitem_call)(EmitCtx *ctx, const Node *call);  /* BK_WORKITEM */
+    void (*sync_call)(EmitCtx *ctx, const Node *call);      /* BK_SYNC */
+    void (*atomic_call)(EmitCtx *ctx, const Node *call);    /* BK_ATOMIC */
+    void (*math_call)(EmitCtx *ctx, const Node *call);      /* BK_MATH, BK_MATH_INT */
+
+    /* ---- groups and split barriers (SPEC §1.1, §1.3) --------------------
+     * Defaults report "group lowering for <target> not implemented yet". */
+    /* BK_GROUP_CTOR, BK_GROUP_FN, BK_GROUP_ALGO, BK_JOINT calls. */
+    void (*group_call)(EmitCtx *ctx, const Node *call);
+    /* `g.method()` on a group value: call->callee is an ND_MEMBER whose lhs
+     * has a TY_GROUP type; `method` is method_lookup(callee->name). */
+    void (*group_method)(EmitCtx *ctx, const Node *call, Method method);
+    /* `b.method(...)` on an async_barrier (method != METHOD_NONE), or a
+     * BK_ASYNC_COPY built-in call (method == METHOD_NONE). */
+    void (*barrier_call)(EmitCtx *ctx, const Node *call, Method method);
+
+    /* ---- control flow ---------------------------------------------------
+     * Called around ND_IF, ND_SWITCH, ND_WHILE, ND_DO, ND_FOR, ND_RETURN,
+     * ND_BREAK and ND_CONTINUE, at the statement's indentation, before
+     * its #line and after its last line.  Whole statements may be printed
+     * (emit_line_begin / emit_line_end).  No-ops by default (NULL). */
+    void (*stmt_pre)(EmitCtx *ctx, const Node *stmt);
+    void (*stmt_post)(EmitCtx *ctx, const Node *stmt);
+    /* Prints any statement itself (a structured tangle-mask lowering that
+     * rewrites break/continue/return, say) and returns true, or returns
+     * false to leave it to the printer.  The hook may print parts with
+     * emit_stmt (children: hooks apply again) or emit_stmt_default (this
+     * node, without the override).  May be NULL. */
+    bool (*stmt_override)(EmitCtx *ctx, const Node *stmt);
+
+    /* ---- the unit ----------------------------------------------------- */
+    /* Fixed prelude lines (pragmas, tier macros) printed after the banner
+     * and before the prelude pieces; sees everything the body used. */
+    void (*unit_prelude)(EmitCtx *ctx, EmitBuffer *out);
+} EmitHooks;
+
+/* Pieces of prelude a unit may need, requested while printing the body;
+ * printed once each, in a fixed order, before the spec-constant block.
+ * ORDER: targets switch on these; add new ones at the end. */
+#define EMIT_USES(X)                                                        \
+    X(FP64) X(INT64_BASE_ATOMICS) X(INT64_EXT_ATOMICS) X(REQD_SUB_GROUP_SIZE) \
+    X(GET_GLOBAL_ID) X(GET_LOCAL_ID) X(GET_GROUP_ID) X(GET_LOCAL_SIZE)      \
+    X(GET_GLOBAL_SIZE) X(GET_NUM_GROUPS) X(GET_WORK_DIM) X(DYNAMIC_LOCAL)   \
+    X(ATOMIC_I64) X(TIERS)
+
+typedef enum EmitUse {
+#define X(name) USE_##name,
+    EMIT_USES(X)
+#undef X
+    USE_COUNT
+} EmitUse;
+
+/* The printer state for one unit and one target. */
+struct EmitCtx {
+    const EmitHooks *hooks;
+    const TranslationUnit *tu;
+    const SourceManager *sources;
+    const EmitOptions *options;
+    Diag *diag;
+    EmitBuffer *out;           /* where emit_out writes (swapped for temporaries) */
+    int indent;                /* current statement depth (4 spaces each) */
+    SrcLoc loc;                /* declaration or statement being printed (errors) */
+    bool failed;               /* an error was reported */
+    const Symbol *function;    /* function being printed, NULL at file scope */
+    bool in_init_list;         /* printing inside `{ ... }` (C++ narrowing) */
+    bool uses[USE_COUNT];      /* prelude pieces requested */
+    EmitBuffer pieces;         /* free-form prelude text added by hooks */
+    char **piece_keys;         /* keys of emit_prelude_piece, for dedup */
+    int piece_count;
+    const Type **defined_records; /* struct/union types already printed */
+    int defined_count, defined_capacity;
+    /* #line state: the source line the next output line corresponds to. */
+    uint32_t line_file;        /* 0: no #line printed yet */
+    unsigned line_next;
+    size_t line_scan;          /* bytes of out already scanned for newlines */
+    void *target_data;         /* per-target scratch */
+    void *group_data;          /* scratch for the group/barrier lowering */
+};
+
+/* ---- output helpers ---------------------------------------------------- */
+void emit_out(EmitCtx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Starts a statement line at the current indentation, after a #line when
+ * `loc`'s line does not follow the previous output line (loc.file 0: none). */
+void emit_line_begin(EmitCtx *ctx, SrcLoc loc);
+void emit_line_end(EmitCtx *ctx);
+/* Prints `#line N "file"` for loc unconditionally (top-level declarations). */
+void emit_line_directive(EmitCtx *ctx, SrcLoc loc);
+/* Reports a located error and marks the unit failed. */
+void emit_error(EmitCtx *ctx, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void emit_use(EmitCtx *ctx, EmitUse use);
+/* Appends `text` to the prelude the first time `key` is requested. */
+void emit_prelude_piece(EmitCtx *ctx, const char *key, const char *text);
+
+/* ---- printing ---------------------------------------------------------- */
+/* Precedence levels, lowest first (C17 6.5). */
+typedef enum EmitPrec {
+    PREC_COMMA = 1, PREC_ASSIGN, PREC_COND, PREC_LOGOR, PREC_LOGAND, PREC_BITOR,
+    PREC_BITXOR, PREC_BITAND, PREC_EQUALITY, PREC_RELATIONAL, PREC_SHIFT,
+    PREC_ADDITIVE, PREC_MULTIPLICATIVE, PREC_UNARY, PREC_POSTFIX, PREC_PRIMARY,
+} EmitPrec;
+
+/* An expression as an assignment-expression (a call argument, an initialiser). */
+void emit_expr(EmitCtx *ctx, const Node *node);
+/* An expression parenthesised unless it binds at least as tightly as `prec`. */
+void emit_expr_prec(EmitCtx *ctx, const Node *node, EmitPrec prec);
+/* `callee(arg, arg...)` with the arguments printed by emit_expr; arguments
+ * that are implicit conversions are printed as casts when `strict`. */
+void emit_call_args(EmitCtx *ctx, const Node *call, bool strict);
+/* A declaration of `name` (NULL: abstract) with type `ty`, cdecl style. */
+void emit_type(EmitCtx *ctx, const Type *ty, const char *name, EmitAsRole role);
+/* A user identifier, renamed when the target reserves it. */
+void emit_name(EmitCtx *ctx, const char *name);
+/* An integer literal of `ty` with value `v`, e.g. `5u`, `-3L`. */
+void emit_int_literal(EmitCtx *ctx, const Type *ty, uint64_t v);
+/* A floating literal that round-trips exactly: float gets an `f`. */
+void emit_float_literal(EmitCtx *ctx, double value, bool is_float);
+void emit_stmt(EmitCtx *ctx, const Node *stmt);
+/* emit_stmt without EmitHooks.stmt_override (pre/post hooks still run). */
+void emit_stmt_default(EmitCtx *ctx, const Node *stmt);
+
+/* ---- helpers for hooks ------------------------------------------------- */
+const Type *emit_canonical(const Type *ty);  /* follows origin copies */
+bool emit_type_is_64bit_int(const Type *ty);
+/* The n-th argument (0-based) of a call, or NULL. */
+const Node *emit_call_arg(const Node *call, int n);
+/* The spelling of the source file of loc (for banners and #line). */
+const char *emit_file_name(const EmitCtx *ctx, uint32_t file);
+
+/* Default group/barrier hooks (errors), for targets to put in their tables. */
+void emit_group_type_unimplemented(EmitCtx *ctx, const Type *ty);
+void emit_group_call_unimplemented(EmitCtx *ctx, const Node *call);
+void emit_group_method_unimplemented(EmitCtx *ctx, const Node *call, Method method);
+void emit_barrier_call_unimplemented(EmitCtx *ctx, const Node *call, Method method);
+
+/* Prints a whole unit with `hooks`; the per-target entry points below call it. */
+bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
+                    const SourceManager *sources, const EmitOptions *options,
+                    Diag *diag, EmitBuffer *out, void *target_data);
+
+/* The targets' hook tables (emit_opencl.c, emit_cuda.c). */
+extern const EmitHooks emit_opencl_hooks;
+extern const EmitHooks emit_cuda_hooks;
+
+bool emit_opencl_unit(const TranslationUnit *tu, const SourceManager *sources,
+                      const EmitOptions *options, Diag *diag, EmitBuffer *out);
+bool emit_cuda_unit(const TranslationUnit *tu, const SourceManager *sources,
+                    const EmitOptions *options, Diag *diag, EmitBuffer *out);
+
+#endif
