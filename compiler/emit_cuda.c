@@ -8,6 +8,7 @@
  * array.  CUDA is C++: sema's implicit conversions that C++ rejects are
  * printed (is_cxx), and identifiers that are C++ keywords get a `_` suffix. */
 #include "emit_internal.h"
+#include "emit_lowering.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -348,7 +349,7 @@ const EmitHooks emit_cuda_hooks = {
     .static_assert_kw = "static_assert",
     .identifier = cuda_identifier,
     .float_special = cuda_float_special,
-    .group_type = emit_group_type_unimplemented,
+    .group_type = emit_groups_type_cuda,
     .function_prefix = cuda_function_prefix,
     .param = cuda_param,
     .body_prologue = cuda_body_prologue,
@@ -356,9 +357,9 @@ const EmitHooks emit_cuda_hooks = {
     .sync_call = cuda_sync_call,
     .atomic_call = cuda_atomic_call,
     .math_call = cuda_math_call,
-    .group_call = emit_group_call_unimplemented,
-    .group_method = emit_group_method_unimplemented,
-    .barrier_call = emit_barrier_call_unimplemented,
+    .group_call = emit_groups_call_cuda,
+    .group_method = emit_groups_method_cuda,
+    .barrier_call = emit_barrier_call_cuda,
     .unit_prelude = cuda_unit_prelude,
 };
 

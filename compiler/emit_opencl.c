@@ -7,6 +7,7 @@
  * through the cl_khr_int64_* extensions) and the fixed prelude: extension
  * pragmas, the sub-group capability tiers and the attribute macros. */
 #include "emit_internal.h"
+#include "emit_lowering.h"
 
 #include <string.h>
 
@@ -202,15 +203,15 @@ const EmitHooks emit_opencl_hooks = {
     .static_assert_kw = "_Static_assert",
     .identifier = NULL,
     .float_special = opencl_float_special,
-    .group_type = emit_group_type_unimplemented,
+    .group_type = emit_groups_type_opencl,
     .function_prefix = opencl_function_prefix,
     .workitem_call = opencl_workitem_call,
     .sync_call = opencl_sync_call,
     .atomic_call = opencl_atomic_call,
     .math_call = opencl_math_call,
-    .group_call = emit_group_call_unimplemented,
-    .group_method = emit_group_method_unimplemented,
-    .barrier_call = emit_barrier_call_unimplemented,
+    .group_call = emit_groups_call_opencl,
+    .group_method = emit_groups_method_opencl,
+    .barrier_call = emit_barrier_call_opencl,
     .unit_prelude = opencl_unit_prelude,
 };
 

@@ -166,7 +166,7 @@ rule sgcc
   deps = gcc
 build gen.cl: sgcc ok.sgc
 EOF
-    check "ninja builds with the depfile" ninja >"$tmp/err" 2>&1
+    check "ninja builds with the depfile" bash -c 'ninja >"$1" 2>&1' _ "$tmp/err"
     ninja -t deps >"$tmp/out" 2>&1
     check "ninja recorded the included header" grep -q "inc dir/cli_inc.h" "$tmp/out"
     touch "inc dir/cli_inc.h"
@@ -181,7 +181,7 @@ check "error as file:line:col: error:" grep -q "bad.sgc:4:[0-9]*: error: " "$tmp
 check "source line and caret" grep -q "^ *\^" "$tmp/err"
 check "no output after an input error" is_empty_dir .
 run 1 --diagnostics-format=json -o x "$cli/bad.sgc"
-check "JSON diagnostics parse" python3 -m json.tool "$tmp/err" >/dev/null
+check "JSON diagnostics parse" bash -c 'python3 -m json.tool "$1" >/dev/null' _ "$tmp/err"
 check "JSON has file/line/column/severity/message" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -193,7 +193,7 @@ run 0 --diagnostics-format json -o x "$cli/ok.sgc"
 check "JSON with no diagnostics is []" python3 -c '
 import json, sys; assert json.load(open(sys.argv[1])) == []' "$tmp/err"
 run 3 --diagnostics-format=json missing.sgc
-check "JSON for an I/O error" python3 -m json.tool "$tmp/err" >/dev/null
+check "JSON for an I/O error" bash -c 'python3 -m json.tool "$1" >/dev/null' _ "$tmp/err"
 esc=$(printf '\033')
 run 1 --color=always -o x "$cli/bad.sgc"
 check "--color=always colours" grep -q "$esc" "$tmp/err"

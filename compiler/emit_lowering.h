@@ -1,0 +1,26 @@
+/* emit_lowering.h — the group (SPEC §1.1) and split-barrier (SPEC §1.3)
+ * lowerings behind the emitters' hooks (emit_internal.h).  One file per
+ * feature, with an OpenCL and a CUDA entry for each hook:
+ *   emit_groups.c   group types, constructors, members, functions, algorithms
+ *   emit_tangle.c   structured control flow with explicit tangle masks
+ *   emit_barrier.c  async_barrier / arrival_token / async_work_group_copy */
+#ifndef SGCC_EMIT_LOWERING_H
+#define SGCC_EMIT_LOWERING_H
+
+#include "emit_internal.h"
+
+/* group_type hook: TY_GROUP here; TY_ASYNC_BARRIER / TY_ARRIVAL_TOKEN are
+ * passed on to emit_barrier_type_*. */
+void emit_groups_type_opencl(EmitCtx *ctx, const Type *ty);
+void emit_groups_type_cuda(EmitCtx *ctx, const Type *ty);
+void emit_groups_call_opencl(EmitCtx *ctx, const Node *call);
+void emit_groups_call_cuda(EmitCtx *ctx, const Node *call);
+void emit_groups_method_opencl(EmitCtx *ctx, const Node *call, Method method);
+void emit_groups_method_cuda(EmitCtx *ctx, const Node *call, Method method);
+
+void emit_barrier_type_opencl(EmitCtx *ctx, const Type *ty);
+void emit_barrier_type_cuda(EmitCtx *ctx, const Type *ty);
+void emit_barrier_call_opencl(EmitCtx *ctx, const Node *call, Method method);
+void emit_barrier_call_cuda(EmitCtx *ctx, const Node *call, Method method);
+
+#endif
