@@ -1081,7 +1081,11 @@ static void print_call(EmitCtx *ctx, const Node *n)
     }
     const Node *callee = n->callee;
     if (callee && callee->kind == ND_MEMBER && callee->lhs) {
-        TypeKind recv = kind_of(emit_canonical(callee->lhs->ty));
+        /* `p->m()` calls the member on the object p points to. */
+        const Type *receiver = emit_canonical(callee->lhs->ty);
+        if (callee->is_arrow && receiver && (receiver->kind == TY_PTR || receiver->kind == TY_ARRAY))
+            receiver = emit_canonical(receiver->base);
+        TypeKind recv = kind_of(receiver);
         if (recv == TY_GROUP) {
             ctx->hooks->group_method(ctx, n, method_lookup(callee->name));
             return;
