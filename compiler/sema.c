@@ -46,7 +46,7 @@ static unsigned name_hash(const char *name)
     unsigned h = 2166136261u;
     for (; *name; name++)
         h = (h ^ (unsigned char)*name) * 16777619u;
-    return h % SCOPE_BUCKETS;
+    return h;
 }
 
 void sema_push_scope(Sema *s)
@@ -54,23 +54,27 @@ void sema_push_scope(Sema *s)
     Scope *scope = ARENA_NEW(s->arena, Scope);
     scope->parent = s->scope;
     scope->depth = s->scope ? s->scope->depth + 1 : 0;
+    scope->buckets = scope->depth == 0 ? FILE_SCOPE_BUCKETS : SCOPE_BUCKETS;
+    scope->names = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
+    scope->tags = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
     s->scope = scope;
 }
 
 void sema_pop_scope(Sema *s) { s->scope = s->scope->parent; }
 
-static ScopeEntry *find_in(ScopeEntry *const *buckets, const char *name)
+static ScopeEntry *find_in(ScopeEntry *const *buckets, unsigned count, const char *name)
 {
-    for (ScopeEntry *e = buckets[name_hash(name)]; e; e = e->next)
+    for (ScopeEntry *e = buckets[name_hash(name) % count]; e; e = e->next)
         if (strcmp(e->name, name) == 0)
             return e;
     return NULL;
 }
 
-static void insert_in(Sema *s, ScopeEntry **buckets, const char *name, Symbol *sym, Type *tag)
+static void insert_in(Sema *s, ScopeEntry **buckets, unsigned count, const char *name,
+                      Symbol *sym, Type *tag)
 {
     ScopeEntry *e = ARENA_NEW(s->arena, ScopeEntry);
-    unsigned h = name_hash(name);
+    unsigned h = name_hash(name) % count;
     e->name = name;
     e->sym = sym;
     e->tag = tag;
@@ -83,7 +87,7 @@ static void insert_in(Sema *s, ScopeEntry **buckets, const char *name, Symbol *s
 Symbol *sema_lookup(Sema *s, const char *name)
 {
     for (Scope *sc = s->scope; sc; sc = sc->parent) {
-        ScopeEntry *e = find_in(sc->names, name);
+        ScopeEntry *e = find_in(sc->names, sc->buckets, name);
         if (e)
             return e->sym;
     }
@@ -103,21 +107,21 @@ Symbol *sema_lookup(Sema *s, const char *name)
 
 static Symbol *lookup_current(Sema *s, const char *name)
 {
-    ScopeEntry *e = find_in(s->scope->names, name);
+    ScopeEntry *e = find_in(s->scope->names, s->scope->buckets, name);
     return e ? e->sym : NULL;
 }
 
 Type *sema_lookup_tag(Sema *s, const char *name, bool current_only)
 {
     for (Scope *sc = s->scope; sc; sc = current_only ? NULL : sc->parent) {
-        ScopeEntry *e = find_in(sc->tags, name);
+        ScopeEntry *e = find_in(sc->tags, sc->buckets, name);
         if (e)
             return e->tag;
     }
     return NULL;
 }
 
-void sema_declare_tag(Sema *s, const char *name, Type *ty) { insert_in(s, s->scope->tags, name, NULL, ty); }
+void sema_declare_tag(Sema *s, const char *name, Type *ty) { insert_in(s, s->scope->tags, s->scope->buckets, name, NULL, ty); }
 
 /* Declares a new symbol in the current scope, reporting a redefinition
  * (the new symbol still shadows the old one so that later uses type-check). */
@@ -125,7 +129,7 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
 {
     Symbol *prev = lookup_current(s, name);
     if (!prev && s->scope->depth == 2 && s->scope->parent) { /* body vs parameters */
-        ScopeEntry *e = find_in(s->scope->parent->names, name);
+        ScopeEntry *e = find_in(s->scope->parent->names, s->scope->parent->buckets, name);
         prev = e ? e->sym : NULL;
     }
     if (prev) {
@@ -140,7 +144,7 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
     sym->scope_depth = s->scope->depth;
     sym->is_global = s->scope->depth == 0;
     sym->is_uniform = true;
-    insert_in(s, s->scope->names, name, sym, NULL);
+    insert_in(s, s->scope->names, s->scope->buckets, name, sym, NULL);
     return sym;
 }
 
@@ -305,7 +309,7 @@ static Symbol *func_declare(Sema *s, DeclSpecs *ds, Declarator *d, Type *ty, con
         sym->index = s->declared_funcs.count;
         vec_push(&s->declared_funcs, sym);
         if (!prev) { /* a conflicting one is not entered: the first one stays visible */
-            unsigned h = name_hash(name);
+            unsigned h = name_hash(name) % s->scope->buckets;
             e->name = name;
             e->sym = sym;
             e->next = s->scope->names[h];
@@ -435,44 +439,53 @@ static void spec_const_decl(Sema *s, DeclSpecs *ds, Node *idecl, Type *ty, const
     vec_push(&s->spec_consts, sym);
 }
 
-static bool explicit_id_used(Sema *s, uint32_t id)
+/* Orders explicit spec constants by ID, then by declaration order. */
+static int compare_spec_ids(const void *pa, const void *pb)
 {
-    for (int i = 0; i < s->spec_consts.count; i++) {
-        Symbol *o = s->spec_consts.data[i];
-        if (o->spec_id_explicit && o->spec_id == id)
-            return true;
-    }
-    return false;
+    const Symbol *a = *(Symbol *const *)pa, *b = *(Symbol *const *)pb;
+    if (a->spec_id != b->spec_id)
+        return a->spec_id < b->spec_id ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Explicit IDs are kept and reserved first; the others get the smallest
- * unused IDs in declaration order. */
+ * unused IDs in declaration order.  Sorting the explicit ones keeps this
+ * linear-logarithmic for generated units with thousands of constants. */
 static void assign_spec_ids(Sema *s)
 {
-    for (int i = 0; i < s->spec_consts.count; i++) {
+    int count = s->spec_consts.count, explicit_count = 0;
+    Symbol **sorted = calloc((size_t)count + 1, sizeof *sorted);
+    for (int i = 0; i < count; i++) {
         Symbol *a = s->spec_consts.data[i];
-        if (!a->spec_id_explicit)
-            continue;
-        for (int j = 0; j < i; j++) {
-            Symbol *b = s->spec_consts.data[j];
-            if (b->spec_id_explicit && b->spec_id == a->spec_id) {
-                diag_error(s->diag, a->loc, "spec constant ID %u is already used by '%s'",
-                           (unsigned)a->spec_id, b->name);
-                diag_note(s->diag, b->loc, "'%s' declared here", b->name);
-                break;
-            }
-        }
+        if (a->spec_id_explicit)
+            sorted[explicit_count++] = a;
     }
-    /* implicit IDs increase, so only explicit ones can be in the way */
+    qsort(sorted, (size_t)explicit_count, sizeof *sorted, compare_spec_ids);
+    for (int i = 1, run = 0; i < explicit_count; i++) {
+        if (sorted[i]->spec_id != sorted[run]->spec_id) {
+            run = i; /* the earliest declaration with this ID */
+            continue;
+        }
+        Symbol *a = sorted[i], *first = sorted[run];
+        diag_error(s->diag, a->loc, "spec constant ID %u is already used by '%s'",
+                   (unsigned)a->spec_id, first->name);
+        diag_note(s->diag, first->loc, "'%s' declared here", first->name);
+    }
+    /* implicit IDs increase, so walk the sorted explicit ones alongside */
     uint32_t next = 0;
-    for (int i = 0; i < s->spec_consts.count; i++) {
+    int reserved = 0;
+    for (int i = 0; i < count; i++) {
         Symbol *a = s->spec_consts.data[i];
         if (a->spec_id_explicit)
             continue;
-        while (explicit_id_used(s, next))
-            next++;
+        while (reserved < explicit_count && sorted[reserved]->spec_id <= next) {
+            if (sorted[reserved]->spec_id == next)
+                next++;
+            reserved++;
+        }
         a->spec_id = next++;
     }
+    free(sorted);
 }
 
 /* ---- variables ---------------------------------------------------------- */

@@ -22,7 +22,9 @@ typedef struct PtrVec {
 void vec_push(PtrVec *v, void *p);
 void vec_free(PtrVec *v);
 
-enum { SCOPE_BUCKETS = 32 };
+/* Block scopes hold a handful of names; the file scope can hold every
+ * function of a large generated library, so it gets a bigger table. */
+enum { SCOPE_BUCKETS = 32, FILE_SCOPE_BUCKETS = 16384 };
 
 typedef struct ScopeEntry {
     struct ScopeEntry *next;
@@ -34,8 +36,9 @@ typedef struct ScopeEntry {
 typedef struct Scope {
     struct Scope *parent;
     int depth;     /* 0 file, 1 function parameters, 2+ blocks */
-    ScopeEntry *names[SCOPE_BUCKETS];
-    ScopeEntry *tags[SCOPE_BUCKETS];
+    unsigned buckets;    /* size of names[] and tags[] */
+    ScopeEntry **names;
+    ScopeEntry **tags;
 } Scope;
 
 typedef struct SwitchCtx {
