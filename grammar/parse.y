@@ -1012,6 +1012,15 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
     else
         snprintf(seen, sizeof seen, "'%.*s'", (int)(la->len > 40 ? 40 : la->len), la->text);
 
+    const OpenBracket *unclosed = open_bracket(ctx);
+    if (lookahead == YYSYMBOL_YYEOF && unclosed) {
+        char closer = unclosed->punct == '(' ? ')' : unclosed->punct == '[' ? ']' : '}';
+        unsigned line, col;
+        srcmgr_line_col(ctx->diag->sources, unclosed->loc, &line, &col);
+        diag_error(ctx->diag, loc, "expected '%c' at end of file (to close '%c' at line %u)",
+                   closer, unclosed->punct, line);
+        return 0;
+    }
     if (n <= 0 || n > MAX_LISTED) {
         diag_error(ctx->diag, loc, "expected %s before %s",
                    describe_expected(expected, n < 0 ? 0 : n), seen);
