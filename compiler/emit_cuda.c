@@ -132,6 +132,7 @@ static bool cuda_param(EmitCtx *ctx, const Symbol *fn, const Param *p)
 
 static void cuda_body_prologue(EmitCtx *ctx, const Symbol *fn)
 {
+    emit_tangle_prologue(ctx, fn);
     for (const Param *p = fn->ty ? fn->ty->params : NULL; p; p = p->next) {
         if (!is_dynamic_local_param(fn, p) || !p->name)
             continue;
@@ -353,6 +354,9 @@ const EmitHooks emit_cuda_hooks = {
     .function_prefix = cuda_function_prefix,
     .param = cuda_param,
     .body_prologue = cuda_body_prologue,
+    .extra_params = emit_tangle_extra_params,
+    .extra_args = emit_tangle_extra_args,
+    .stmt_override = emit_tangle_stmt_override,
     .workitem_call = cuda_workitem_call,
     .sync_call = cuda_sync_call,
     .atomic_call = cuda_atomic_call,

@@ -23,4 +23,15 @@ void emit_barrier_type_cuda(EmitCtx *ctx, const Type *ty);
 void emit_barrier_call_opencl(EmitCtx *ctx, const Node *call, Method method);
 void emit_barrier_call_cuda(EmitCtx *ctx, const Node *call, Method method);
 
+/* Tangle masks (emit_tangle.c, docs/DESIGN.md "Tangle masks"), shared by
+ * both targets (the target is told apart by ctx->hooks->is_cxx). */
+bool emit_tangle_stmt_override(EmitCtx *ctx, const Node *stmt);
+void emit_tangle_extra_params(EmitCtx *ctx, const Symbol *fn, bool first);
+void emit_tangle_extra_args(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
+/* Statements at the start of a function body (declares the mask variable). */
+void emit_tangle_prologue(EmitCtx *ctx, const Symbol *fn);
+/* Prints the expression holding the current tangle mask (for
+ * get_tangle_group); only meaningful inside a function that needs one. */
+void emit_tangle_print_mask(EmitCtx *ctx);
+
 #endif
