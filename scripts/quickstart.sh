@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 [ "${SGCC_SKIP_DEPS:-0}" = 1 ] || scripts/install-deps.sh
 eval "$(scripts/intel-ocl-env.sh)"
 build=${SGCC_BUILD_DIR:-build}
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+[ -f "$build/build.ninja" ] || meson setup "$build"
 meson compile -C "$build" >/dev/null
 
 echo "== sgcc: samples/vector_add/vector_add.sgc -> OpenCL C and CUDA C"

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(scripts/intel-ocl-env.sh)"
 build=${SGCC_BUILD_DIR:-build}
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+[ -f "$build/build.ninja" ] || meson setup "$build"
 meson compile -C "$build"
 # The valgrind run of the runtime tests takes ~20 minutes: opt in with
 # SGCC_TEST_VALGRIND=1.

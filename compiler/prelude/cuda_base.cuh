@@ -1,0 +1,216 @@
+/* cuda_base.cuh — prelude section "cuda_base": SGC group values for CUDA C
+ * (SPEC §1.1, §2): the group types, their constructors and members, the
+ * operator function objects and the warp primitives the algorithm sections
+ * use.  Every other CUDA group section needs this one first.
+ *
+ * The sub-group is the warp of 32 (consecutive linear thread ids).  Every
+ * sub-group-scope group carries an explicit 32-bit lane mask: ballot groups
+ * come from __ballot_sync on the parent's mask, fixed-size groups are the
+ * aligned block of N lanes, opportunistic groups __activemask(), and tangle
+ * groups a mask the compiler maintains through control flow (never
+ * __activemask(), which is no tangle under independent thread scheduling).
+ * Local ids are ranks in the mask.  No #include: NVRTC compiles it as is.
+ * Names mirror SGC's inside namespace sgc (docs/GROUPS.md). */
+
+namespace sgc {
+
+/* ---- work-item linearisation ---- */
+
+__device__ __forceinline__ unsigned linear_local_id()
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ __forceinline__ unsigned linear_local_size()
+{
+    return blockDim.x * blockDim.y * blockDim.z;
+}
+
+__device__ __forceinline__ unsigned lane() { return linear_local_id() & 31u; }
+__device__ __forceinline__ unsigned sub_group_id() { return linear_local_id() >> 5; }
+__device__ __forceinline__ unsigned num_sub_groups() { return (linear_local_size() + 31u) >> 5; }
+
+__device__ __forceinline__ unsigned sub_group_size()
+{
+    unsigned rest = linear_local_size() - (sub_group_id() << 5);
+    return rest < 32u ? rest : 32u;
+}
+
+/* Lanes of the caller's warp that exist (the last warp may be partial). */
+__device__ __forceinline__ unsigned sub_group_mask()
+{
+    unsigned n = sub_group_size();
+    return n == 32u ? 0xffffffffu : (1u << n) - 1u;
+}
+
+/* ---- masks ---- */
+
+__device__ __forceinline__ unsigned rank_in(unsigned mask, unsigned l)
+{
+    return __popc(mask & ((1u << l) - 1u));
+}
+
+__device__ __forceinline__ unsigned last_lane(unsigned mask) { return 31u - __clz(mask); }
+
+/* Lane of the k-th member (k < popcount(mask)): contiguous masks (sub-groups,
+ * fixed-size groups) by addition, others by popcount bisection. */
+__device__ __forceinline__ unsigned lane_of_rank(unsigned mask, unsigned k)
+{
+    unsigned first = __ffs(mask) - 1u;
+    unsigned run = mask >> first;
+    if ((run & (run + 1u)) == 0u)
+        return first + k;
+    unsigned base = 0;
+    for (unsigned width = 16; width > 0; width >>= 1) {
+        unsigned low = __popc(mask & ((1u << width) - 1u));
+        if (k >= low) {
+            k -= low;
+            mask >>= width;
+            base += width;
+        }
+    }
+    return base;
+}
+
+/* Shuffle any scalar of up to 8 bytes; narrower types travel as int. */
+template <class T>
+__device__ __forceinline__ T shfl(T x, unsigned src, unsigned mask)
+{
+    if constexpr (sizeof(T) < 4)
+        return (T)__shfl_sync(mask, (int)x, (int)src);
+    else
+        return __shfl_sync(mask, x, (int)src);
+}
+
+/* ---- group values ---- */
+
+/* A sub-group-scope group: sub_group, ballot, fixed-size, tangle or
+ * opportunistic.  The members are the SGC methods. */
+struct group {
+    unsigned mask;  /* members: bit i = lane i of the warp */
+    unsigned id;    /* get_group_linear_id() */
+    unsigned range; /* get_group_linear_range() */
+
+    __device__ unsigned get_group_linear_id() const { return id; }
+    __device__ unsigned get_group_linear_range() const { return range; }
+    __device__ unsigned get_local_linear_id() const { return rank_in(mask, lane()); }
+    __device__ unsigned get_local_linear_range() const { return __popc(mask); }
+    __device__ bool leader() const { return get_local_linear_id() == 0; }
+};
+
+struct work_group {
+    __device__ unsigned get_group_linear_id() const
+    {
+        return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    }
+    __device__ unsigned get_group_linear_range() const { return gridDim.x * gridDim.y * gridDim.z; }
+    __device__ unsigned get_local_linear_id() const { return linear_local_id(); }
+    __device__ unsigned get_local_linear_range() const { return linear_local_size(); }
+    __device__ bool leader() const { return linear_local_id() == 0; }
+};
+
+__device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned range)
+{
+    group g;
+    g.mask = mask;
+    g.id = id;
+    g.range = range;
+    return g;
+}
+
+/* ---- constructors (SPEC §1.1) ---- */
+
+__device__ __forceinline__ work_group get_work_group() { return work_group(); }
+
+__device__ __forceinline__ group get_sub_group()
+{
+    return make_group(sub_group_mask(), sub_group_id(), num_sub_groups());
+}
+
+/* The compiler's tool for tangle masks too: the members of parent_mask whose
+ * predicate holds. */
+__device__ __forceinline__ unsigned ballot(unsigned parent_mask, bool pred)
+{
+    return __ballot_sync(parent_mask, pred);
+}
+
+/* Group 0 is the true partition; the ballot synchronises the parent. */
+__device__ __forceinline__ group get_ballot_group(group parent, bool pred)
+{
+    unsigned yes = __ballot_sync(parent.mask, pred);
+    return make_group(pred ? yes : parent.mask & ~yes, pred ? 0u : 1u, 2u);
+}
+
+/* The aligned block of n lanes holding the caller (n a power of two). */
+__device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
+{
+    unsigned l = lane();
+    unsigned block = n >= 32u ? 0xffffffffu : ((1u << n) - 1u) << (l & ~(n - 1u));
+    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n);
+}
+
+template <unsigned N>
+__device__ __forceinline__ group get_fixed_size_group(group parent)
+{
+    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32, "fixed_size_group<N>: N must be a power of two <= 32");
+    return get_fixed_size_group(parent, N);
+}
+
+__device__ __forceinline__ group get_tangle_group(group parent, unsigned tangle_mask)
+{
+    return make_group(parent.mask & tangle_mask, 0u, 1u);
+}
+
+__device__ __forceinline__ group get_opportunistic_group()
+{
+    return make_group(__activemask(), 0u, 1u);
+}
+
+__device__ __forceinline__ void group_barrier(group g) { __syncwarp(g.mask); }
+__device__ __forceinline__ void group_barrier(work_group) { __syncthreads(); }
+
+/* ---- operators (SPEC §1.1): apply, identity, and input normalisation ---- */
+
+/* Largest and lowest values; floating types use the infinities. */
+template <class T> struct limits;
+#define SGC_LIMITS(T, hi, lo)                                              \
+    template <> struct limits<T> {                                         \
+        static __device__ __forceinline__ T max() { return hi; }           \
+        static __device__ __forceinline__ T lowest() { return lo; }        \
+    };
+SGC_LIMITS(int, 0x7fffffff, (int)0x80000000u)
+SGC_LIMITS(unsigned, 0xffffffffu, 0u)
+SGC_LIMITS(long long, 0x7fffffffffffffffll, (long long)0x8000000000000000ull)
+SGC_LIMITS(unsigned long long, 0xffffffffffffffffull, 0ull)
+SGC_LIMITS(float, __int_as_float(0x7f800000), __int_as_float((int)0xff800000u))
+SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
+           __longlong_as_double((long long)0xfff0000000000000ull))
+#undef SGC_LIMITS
+
+/* `in` normalises an input: logical operators work on truth values, so
+ * their results are 0/1 whatever the group size. */
+#define SGC_OPERATOR(name, expr, ident)                                    \
+    struct name {                                                          \
+        template <class T> __device__ T operator()(T a, T b) const { return expr; } \
+        template <class T> static __device__ T identity() { return ident; } \
+        template <class T> static __device__ T in(T x) { return x; }       \
+    };
+SGC_OPERATOR(plus, a + b, T(0))
+SGC_OPERATOR(multiplies, a * b, T(1))
+SGC_OPERATOR(minimum, b < a ? b : a, limits<T>::max())
+SGC_OPERATOR(maximum, a < b ? b : a, limits<T>::lowest())
+SGC_OPERATOR(bit_and, a & b, T(~T(0)))
+SGC_OPERATOR(bit_or, a | b, T(0))
+SGC_OPERATOR(bit_xor, a ^ b, T(0))
+#undef SGC_OPERATOR
+#define SGC_LOGICAL(name, expr, ident)                                     \
+    struct name {                                                          \
+        template <class T> __device__ T operator()(T a, T b) const { return T(expr); } \
+        template <class T> static __device__ T identity() { return T(ident); } \
+        template <class T> static __device__ T in(T x) { return T(x != T(0)); } \
+    };
+SGC_LOGICAL(logical_and, a != T(0) && b != T(0), 1)
+SGC_LOGICAL(logical_or, a != T(0) || b != T(0), 0)
+#undef SGC_LOGICAL
+
+} /* namespace sgc */

@@ -1,0 +1,169 @@
+/* cuda_subgroup.cuh — prelude section "cuda_subgroup": the group functions
+ * and algorithms of SPEC §1.1 on sub-group-scope groups (sgc::group).
+ * Needs "cuda_base".
+ *
+ * Everything works by ranks in the group's mask, so one implementation is
+ * correct for contiguous and scattered members alike: each member takes part
+ * in every __shfl_sync of the group's mask, reading member lanes only.
+ * int/unsigned reductions use __reduce_*_sync (sm_80+), which take any mask.
+ * A shift/select/permute whose source is outside the group returns the
+ * caller's own value (SPEC §1.1, unlike SYCL). */
+
+namespace sgc {
+
+template <class A, class B> struct same { static constexpr bool value = false; };
+template <class A> struct same<A, A> { static constexpr bool value = true; };
+
+/* ---- data movement ---- */
+
+/* The value of the member of rank `rank`, or the caller's own when !valid
+ * or the rank is outside the group. */
+template <class T>
+__device__ __forceinline__ T from_rank(group g, T x, unsigned rank, bool valid)
+{
+    valid = valid && rank < (unsigned)__popc(g.mask);
+    unsigned src = valid ? lane_of_rank(g.mask, rank) : lane();
+    return shfl(x, src, g.mask);
+}
+
+template <class T>
+__device__ __forceinline__ T group_broadcast(group g, T x)
+{
+    return shfl(x, __ffs(g.mask) - 1u, g.mask);
+}
+
+template <class T>
+__device__ __forceinline__ T group_broadcast(group g, T x, unsigned local_id)
+{
+    return from_rank(g, x, local_id, true);
+}
+
+template <class T>
+__device__ __forceinline__ T select_from_group(group g, T x, unsigned local_id)
+{
+    return from_rank(g, x, local_id, true);
+}
+
+template <class T>
+__device__ __forceinline__ T shift_group_left(group g, T x, unsigned delta = 1)
+{
+    unsigned r = g.get_local_linear_id();
+    return from_rank(g, x, r + delta, r + delta >= r);
+}
+
+template <class T>
+__device__ __forceinline__ T shift_group_right(group g, T x, unsigned delta = 1)
+{
+    unsigned r = g.get_local_linear_id();
+    return from_rank(g, x, r - delta, r >= delta);
+}
+
+template <class T>
+__device__ __forceinline__ T permute_group_by_xor(group g, T x, unsigned mask)
+{
+    return from_rank(g, x, g.get_local_linear_id() ^ mask, true);
+}
+
+/* ---- votes ---- */
+
+__device__ __forceinline__ bool any_of_group(group g, bool p) { return __any_sync(g.mask, p); }
+__device__ __forceinline__ bool all_of_group(group g, bool p) { return __all_sync(g.mask, p); }
+__device__ __forceinline__ bool none_of_group(group g, bool p) { return !__any_sync(g.mask, p); }
+
+/* ---- reductions and scans ---- */
+
+/* __reduce_*_sync where the type and the architecture allow; false
+ * otherwise. */
+template <class T, class Op>
+__device__ __forceinline__ bool native_reduce(unsigned mask, T x, T *r)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (same<T, int>::value || same<T, unsigned>::value) {
+        if constexpr (same<Op, plus>::value) {
+            *r = (T)__reduce_add_sync(mask, x);
+            return true;
+        } else if constexpr (same<Op, minimum>::value) {
+            *r = (T)__reduce_min_sync(mask, x);
+            return true;
+        } else if constexpr (same<Op, maximum>::value) {
+            *r = (T)__reduce_max_sync(mask, x);
+            return true;
+        } else if constexpr (same<Op, bit_and>::value || same<Op, logical_and>::value) {
+            *r = (T)__reduce_and_sync(mask, (unsigned)x);
+            return true;
+        } else if constexpr (same<Op, bit_or>::value || same<Op, logical_or>::value) {
+            *r = (T)__reduce_or_sync(mask, (unsigned)x);
+            return true;
+        } else if constexpr (same<Op, bit_xor>::value) {
+            *r = (T)__reduce_xor_sync(mask, (unsigned)x);
+            return true;
+        }
+    }
+#endif
+    (void)mask, (void)x, (void)r;
+    return false;
+}
+
+/* Log-step (Hillis-Steele) inclusive scan over ranks: the loop count depends
+ * on the group size only, so all members shuffle together; lower ranks stay
+ * on the left of the operator. */
+template <class T, class Op>
+__device__ __forceinline__ T inclusive_by_rank(unsigned mask, T x, Op op)
+{
+    unsigned l = lane(), r = rank_in(mask, l), n = __popc(mask);
+    for (unsigned d = 1; d < n; d <<= 1) {
+        unsigned src = r >= d ? lane_of_rank(mask, r - d) : l;
+        T t = shfl(x, src, mask);
+        if (r >= d)
+            x = op(t, x);
+    }
+    return x;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
+{
+    x = Op::in(x);
+    T r;
+    if (native_reduce<T, Op>(g.mask, x, &r))
+        return r;
+    T y = inclusive_by_rank(g.mask, x, op);
+    return shfl(y, last_lane(g.mask), g.mask);
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
+{
+    return inclusive_by_rank(g.mask, Op::in(x), op);
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
+{
+    unsigned l = lane(), r = rank_in(g.mask, l);
+    T y = inclusive_by_rank(g.mask, Op::in(x), op);
+    T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
+    return r > 0 ? t : Op::template identity<T>();
+}
+
+/* With init (SPEC §1.1): init is folded in on the left; the exclusive
+ * scan's first element gets init.  Argument orders are SGC's. */
+template <class T, class Op>
+__device__ __forceinline__ T reduce_over_group(group g, T x, T init, Op op)
+{
+    return op(Op::in(init), reduce_over_group(g, x, op));
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T exclusive_scan_over_group(group g, T x, T init, Op op)
+{
+    return op(Op::in(init), exclusive_scan_over_group(g, x, op));
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op, T init)
+{
+    return op(Op::in(init), inclusive_scan_over_group(g, x, op));
+}
+
+} /* namespace sgc */

@@ -1,0 +1,454 @@
+/* opencl_base.cl — prelude section "opencl_base": the capability tier, the
+ * group value types, their constructors and members (SPEC §1.1, §2), and the
+ * sub-group primitives (lane, ballot, shuffle) that the algorithm sections are
+ * written on.  Every other OpenCL section needs this one first.
+ *
+ * Design (docs/GROUPS.md): a sub-group-scope group (sub_group, ballot,
+ * fixed-size, tangle, opportunistic) is one value type, sgc_group, carrying a
+ * 64-bit lane mask of its members plus its kind; the kind is a constant after
+ * inlining, so the kind dispatch in the algorithms folds away.  Local ids are
+ * ranks in the mask, so non-contiguous groups need no special casing.  OpenCL
+ * C 1.2 has no overloading: functions are suffixed by type (and operator),
+ * generated from the X-macro lists below. */
+
+/* The tier block of docs/DESIGN.md; SGC_FORCE_TIER_WG (tests) pretends the
+ * device has no sub-groups. */
+#if defined(SGC_NV_PTX)
+#define SGC_TIER_NVPTX 1
+#elif (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || defined(cl_intel_subgroups)) && \
+    !defined(SGC_FORCE_TIER_WG)
+#define SGC_TIER_KHR 1
+#else
+#define SGC_TIER_WG 1
+#endif
+
+/* Extensions are used where the device compiler defines them (their
+ * built-ins need no pragma); a host may
+ * switch one off with -DSGC_NO_<name> (the tests force each emulation so).
+ * SGC_FORCE_GENERIC keeps only ballot + shuffle: every algorithm then runs
+ * the mask-based code that the nvptx tier and the CUDA prelude use too. */
+#ifdef SGC_FORCE_GENERIC
+#define SGC_NO_KHR_SHUFFLE_RELATIVE 1
+#define SGC_NO_KHR_NON_UNIFORM_ARITHMETIC 1
+#define SGC_NO_KHR_NON_UNIFORM_VOTE 1
+#define SGC_NO_KHR_CLUSTERED_REDUCE 1
+#define SGC_NO_CORE_SUBGROUP_ALGORITHMS 1
+#define SGC_NO_WG_COLLECTIVES 1
+#endif
+#if defined(SGC_TIER_KHR) && !defined(SGC_NO_CORE_SUBGROUP_ALGORITHMS)
+#define SGC_HAS_CORE_ALGORITHMS 1 /* sub_group_reduce/scan_add/min/max, any, all */
+#endif
+/* Intel defines the feature macro in OpenCL C 1.2 mode too, without the
+ * built-ins: the version is checked as well. */
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200 && \
+    (defined(__opencl_c_work_group_collective_functions) || __OPENCL_C_VERSION__ == 200) && \
+    !defined(SGC_NO_WG_COLLECTIVES)
+#define SGC_HAS_WG_COLLECTIVES 1 /* work_group_reduce/scan_add/min/max, any, all */
+#endif
+#if defined(SGC_TIER_KHR)
+#ifdef cl_khr_subgroups
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+#if defined(cl_khr_subgroup_ballot) && !defined(SGC_NO_KHR_BALLOT)
+#define SGC_HAS_BALLOT 1
+#endif
+#if defined(cl_khr_subgroup_shuffle) && !defined(SGC_NO_KHR_SHUFFLE)
+#define SGC_HAS_SHUFFLE 1
+#endif
+#if defined(cl_khr_subgroup_shuffle_relative) && !defined(SGC_NO_KHR_SHUFFLE_RELATIVE)
+#define SGC_HAS_SHUFFLE_RELATIVE 1
+#endif
+#if defined(cl_khr_subgroup_non_uniform_arithmetic) && !defined(SGC_NO_KHR_NON_UNIFORM_ARITHMETIC)
+#define SGC_HAS_NU_ARITHMETIC 1
+#endif
+#if defined(cl_khr_subgroup_non_uniform_vote) && !defined(SGC_NO_KHR_NON_UNIFORM_VOTE)
+#define SGC_HAS_NU_VOTE 1
+#endif
+#if defined(cl_khr_subgroup_clustered_reduce) && !defined(SGC_NO_KHR_CLUSTERED_REDUCE)
+#define SGC_HAS_CLUSTERED_REDUCE 1
+#endif
+#if !defined(SGC_HAS_SHUFFLE) && !(defined(cl_intel_subgroups) && !defined(SGC_NO_INTEL_SUBGROUPS))
+#error "sgc: sub-group algorithms need cl_khr_subgroup_shuffle or cl_intel_subgroups, not supported on this device"
+#endif
+#endif /* SGC_TIER_KHR */
+
+#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define SGC_HAS_FP64 1
+#endif
+
+/* Element types of the algorithms: SGC_TYPES_ARITH(X) lists X(T) for the
+ * types of reductions and scans, SGC_TYPES_SMALL the extra types that
+ * broadcast/shift/select/permute move (through int). */
+#ifdef SGC_HAS_FP64
+#define SGC_TYPES_ARITH(X) X(int) X(uint) X(long) X(ulong) X(float) X(double)
+#else
+#define SGC_TYPES_ARITH(X) X(int) X(uint) X(long) X(ulong) X(float)
+#endif
+#define SGC_TYPES_SMALL(X) X(bool) X(char) X(uchar) X(short) X(ushort)
+
+/* Group kinds; the numbering is part of the calling convention. */
+#define SGC_KIND_SUB_GROUP 1u
+#define SGC_KIND_BALLOT 2u
+#define SGC_KIND_FIXED 3u
+#define SGC_KIND_TANGLE 4u
+#define SGC_KIND_OPPORTUNISTIC 5u
+
+typedef struct sgc_group {
+    ulong mask;  /* members: bit i = sub-group local id i (sub-groups <= 64) */
+    uint kind;   /* SGC_KIND_*: picks the native fast path */
+    uint id;     /* get_group_linear_id() */
+    uint range;  /* get_group_linear_range() */
+    uint size;   /* fixed-size groups: N; else 0 */
+} sgc_group;
+
+typedef struct sgc_work_group {
+    uint unused; /* the work-group has no state: everything is a built-in */
+} sgc_work_group;
+
+/* ---- work-item linearisation (OpenCL 1.2 has no get_local_linear_id) ---- */
+
+inline uint sgc_linear_local_id(void)
+{
+    return (uint)(get_local_id(0) + get_local_size(0) *
+                  (get_local_id(1) + get_local_size(1) * get_local_id(2)));
+}
+
+inline uint sgc_linear_local_size(void)
+{
+    return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+}
+
+/* ---- lane masks: 64 bits, so sub-groups of up to 64 work-items ---- */
+
+inline uint sgc_popcount(ulong m) { return (uint)popcount(m); }
+
+inline uint sgc_rank(ulong mask, uint lane)
+{
+    return sgc_popcount(mask & (((ulong)1 << lane) - 1));
+}
+
+inline uint sgc_last_lane(ulong mask) { return 63u - (uint)clz(mask); }
+
+/* Lane of the k-th member (k < popcount(mask)).  A contiguous mask, the
+ * common case (sub-groups, fixed-size groups), is a subtraction; otherwise
+ * popcount bisection, six steps. */
+inline uint sgc_lane_of_rank(ulong mask, uint k)
+{
+    uint first = 63u - (uint)clz(mask & (~mask + 1));
+    ulong run = mask >> first;
+    if ((run & (run + 1)) == 0)
+        return first + k;
+    uint base = 0;
+    for (uint width = 32; width > 0; width >>= 1) {
+        uint low = sgc_popcount(mask & (((ulong)1 << width) - 1));
+        if (k >= low) {
+            k -= low;
+            mask >>= width;
+            base += width;
+        }
+    }
+    return base;
+}
+
+/* ---- tier primitives: lane, sub-group shape, ballot, shuffle, sync ---- */
+
+#if defined(SGC_TIER_NVPTX)
+/* NVIDIA OpenCL: the sub-group is the 32-lane warp (consecutive linear ids);
+ * the PTX below is the same as the CUDA prelude's intrinsics. */
+inline uint sgc_lane(void) { return sgc_linear_local_id() & 31u; }
+inline uint sgc_sub_group_id(void) { return sgc_linear_local_id() >> 5; }
+inline uint sgc_num_sub_groups(void) { return (sgc_linear_local_size() + 31u) >> 5; }
+inline uint sgc_sub_group_size(void)
+{
+    uint rest = sgc_linear_local_size() - (sgc_sub_group_id() << 5);
+    return rest < 32u ? rest : 32u;
+}
+inline uint sgc_max_sub_group_size(void) { return 32u; }
+
+inline uint sgc_ptx_activemask(void)
+{
+    uint m;
+    __asm__ volatile("activemask.b32 %0;" : "=r"(m));
+    return m;
+}
+
+inline uint sgc_ptx_ballot(uint mask, int pred)
+{
+    uint r;
+    __asm__ volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\t"
+                     "vote.sync.ballot.b32 %0, p, %2;\n\t}"
+                     : "=r"(r) : "r"(pred), "r"(mask));
+    return r;
+}
+
+inline uint sgc_ptx_shfl(uint mask, uint x, uint src)
+{
+    uint r;
+    __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;"
+                     : "=r"(r) : "r"(x), "r"(src), "r"(mask));
+    return r;
+}
+
+inline void sgc_sync(ulong mask)
+{
+    __asm__ volatile("bar.warp.sync %0;" : : "r"((uint)mask) : "memory");
+}
+
+inline ulong sgc_active_mask(void) { return sgc_ptx_activemask(); }
+inline ulong sgc_ballot(ulong parent_mask, bool pred)
+{
+    return sgc_ptx_ballot((uint)parent_mask, pred);
+}
+
+inline uint sgc_shfl_uint(uint x, uint src, ulong mask)
+{
+    return sgc_ptx_shfl((uint)mask, x, src);
+}
+inline ulong sgc_shfl_ulong(ulong x, uint src, ulong mask)
+{
+    uint lo = sgc_ptx_shfl((uint)mask, (uint)x, src);
+    uint hi = sgc_ptx_shfl((uint)mask, (uint)(x >> 32), src);
+    return ((ulong)hi << 32) | lo;
+}
+inline int sgc_shfl_int(int x, uint src, ulong mask) { return as_int(sgc_shfl_uint(as_uint(x), src, mask)); }
+inline float sgc_shfl_float(float x, uint src, ulong mask) { return as_float(sgc_shfl_uint(as_uint(x), src, mask)); }
+inline long sgc_shfl_long(long x, uint src, ulong mask) { return as_long(sgc_shfl_ulong(as_ulong(x), src, mask)); }
+#ifdef SGC_HAS_FP64
+inline double sgc_shfl_double(double x, uint src, ulong mask) { return as_double(sgc_shfl_ulong(as_ulong(x), src, mask)); }
+#endif
+
+#elif defined(SGC_TIER_KHR)
+inline uint sgc_lane(void) { return get_sub_group_local_id(); }
+inline uint sgc_sub_group_id(void) { return get_sub_group_id(); }
+inline uint sgc_num_sub_groups(void) { return get_num_sub_groups(); }
+inline uint sgc_sub_group_size(void) { return get_sub_group_size(); }
+inline uint sgc_max_sub_group_size(void) { return get_max_sub_group_size(); }
+
+/* Ballot over the active work-items.  Without cl_khr_subgroup_ballot the
+ * lanes' distinct bits are summed, which needs the whole sub-group. */
+inline ulong sgc_ballot_active(bool pred)
+{
+#ifdef SGC_HAS_BALLOT
+    uint4 b = sub_group_ballot(pred);
+    return (ulong)b.x | ((ulong)b.y << 32);
+#else
+    return sub_group_reduce_add(pred ? (ulong)1 << get_sub_group_local_id() : (ulong)0);
+#endif
+}
+
+inline ulong sgc_active_mask(void) { return sgc_ballot_active(true); }
+inline ulong sgc_ballot(ulong parent_mask, bool pred) { return parent_mask & sgc_ballot_active(pred); }
+
+/* Members of a group other than the sub-group run in lock-step with each
+ * other here (SIMD lanes); a ballot is the convergence point and the fence
+ * orders memory. */
+inline void sgc_sync(ulong mask)
+{
+    (void)mask;
+    mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#ifdef SGC_HAS_BALLOT
+    (void)sub_group_ballot(true);
+#endif
+}
+
+#ifdef SGC_HAS_SHUFFLE
+#define SGC_SHUFFLE(x, src) sub_group_shuffle((x), (src))
+#else
+#define SGC_SHUFFLE(x, src) intel_sub_group_shuffle((x), (src))
+#endif
+#define SGC_DEFINE_SHFL(T)                                          \
+    inline T sgc_shfl_##T(T x, uint src, ulong mask)                \
+    {                                                               \
+        (void)mask;                                                 \
+        return SGC_SHUFFLE(x, src);                                 \
+    }
+SGC_TYPES_ARITH(SGC_DEFINE_SHFL)
+#undef SGC_DEFINE_SHFL
+
+#else /* SGC_TIER_WG: no sub-groups; only the work-group is available */
+inline uint sgc_lane(void) { return 0; }
+#endif
+
+#if !defined(SGC_TIER_WG)
+inline ulong sgc_sub_group_mask(void)
+{
+    uint n = sgc_sub_group_size();
+    return n >= 64u ? ~(ulong)0 : ((ulong)1 << n) - 1;
+}
+#endif
+
+/* ---- constructors (SPEC §1.1) ---- */
+
+inline sgc_work_group sgc_get_work_group(void)
+{
+    sgc_work_group g = {0};
+    return g;
+}
+
+#if !defined(SGC_TIER_WG)
+inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint size)
+{
+    sgc_group g;
+    g.mask = mask;
+    g.kind = kind;
+    g.id = id;
+    g.range = range;
+    g.size = size;
+    return g;
+}
+
+inline sgc_group sgc_get_sub_group(void)
+{
+    return sgc_make_group(sgc_sub_group_mask(), SGC_KIND_SUB_GROUP,
+                          sgc_sub_group_id(), sgc_num_sub_groups(), 0);
+}
+
+/* Group 0 is the true partition; the ballot synchronises the parent. */
+inline sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
+{
+    ulong yes = sgc_ballot(parent.mask, pred);
+    return sgc_make_group(pred ? yes : parent.mask & ~yes, SGC_KIND_BALLOT,
+                          pred ? 0u : 1u, 2u, 0);
+}
+
+/* The aligned block of n lanes holding the caller (n a power of two). */
+inline sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
+{
+    uint lane = sgc_lane();
+    ulong block = n >= 64u ? ~(ulong)0 : (((ulong)1 << n) - 1) << (lane & ~(n - 1));
+    uint range = (sgc_sub_group_size() + n - 1) / n;
+    return sgc_make_group(parent.mask & block, SGC_KIND_FIXED, lane / n, range, n);
+}
+
+/* The compiler tracks the tangle's mask through control flow (ballots at
+ * divergent branches) and passes it in; the active set is never trusted. */
+inline sgc_group sgc_get_tangle_group(sgc_group parent, ulong tangle_mask)
+{
+    return sgc_make_group(parent.mask & tangle_mask, SGC_KIND_TANGLE, 0, 1, 0);
+}
+
+inline sgc_group sgc_get_opportunistic_group(void)
+{
+    return sgc_make_group(sgc_active_mask(), SGC_KIND_OPPORTUNISTIC, 0, 1, 0);
+}
+
+/* ---- members ---- */
+
+inline uint sgc_group_linear_id(sgc_group g) { return g.id; }
+inline uint sgc_group_linear_range(sgc_group g) { return g.range; }
+inline uint sgc_local_linear_id(sgc_group g) { return sgc_rank(g.mask, sgc_lane()); }
+inline uint sgc_local_linear_range(sgc_group g) { return sgc_popcount(g.mask); }
+inline bool sgc_leader(sgc_group g) { return sgc_local_linear_id(g) == 0; }
+
+inline void sgc_group_barrier(sgc_group g)
+{
+#if defined(SGC_TIER_KHR)
+    if (g.kind == SGC_KIND_SUB_GROUP) {
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        return;
+    }
+#endif
+    sgc_sync(g.mask);
+}
+#endif /* !SGC_TIER_WG */
+
+inline uint sgc_wg_group_linear_id(sgc_work_group g)
+{
+    (void)g;
+    return (uint)(get_group_id(0) + get_num_groups(0) *
+                  (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
+}
+inline uint sgc_wg_group_linear_range(sgc_work_group g)
+{
+    (void)g;
+    return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
+}
+inline uint sgc_wg_local_linear_id(sgc_work_group g) { (void)g; return sgc_linear_local_id(); }
+inline uint sgc_wg_local_linear_range(sgc_work_group g) { (void)g; return sgc_linear_local_size(); }
+inline bool sgc_wg_leader(sgc_work_group g) { (void)g; return sgc_linear_local_id() == 0; }
+inline void sgc_wg_barrier(sgc_work_group g)
+{
+    (void)g;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* ---- operators of the algorithms: SGC_OP_<op>(a, b), identities ---- */
+
+#define SGC_OP_plus(a, b) ((a) + (b))
+#define SGC_OP_multiplies(a, b) ((a) * (b))
+#define SGC_OP_minimum(a, b) ((b) < (a) ? (b) : (a))
+#define SGC_OP_maximum(a, b) ((a) < (b) ? (b) : (a))
+#define SGC_OP_bit_and(a, b) ((a) & (b))
+#define SGC_OP_bit_or(a, b) ((a) | (b))
+#define SGC_OP_bit_xor(a, b) ((a) ^ (b))
+#define SGC_OP_logical_and(a, b) ((a) && (b))
+#define SGC_OP_logical_or(a, b) ((a) || (b))
+
+/* Largest and lowest values; floating types use the infinities, as the
+ * OpenCL scan built-ins do. */
+#define SGC_MAX_int INT_MAX
+#define SGC_MAX_uint UINT_MAX
+#define SGC_MAX_long LONG_MAX
+#define SGC_MAX_ulong ULONG_MAX
+#define SGC_MAX_float INFINITY
+#define SGC_MAX_double ((double)INFINITY)
+#define SGC_MIN_int INT_MIN
+#define SGC_MIN_uint 0u
+#define SGC_MIN_long LONG_MIN
+#define SGC_MIN_ulong 0ul
+#define SGC_MIN_float (-INFINITY)
+#define SGC_MIN_double (-(double)INFINITY)
+
+#define SGC_ID_plus(T) ((T)0)
+#define SGC_ID_multiplies(T) ((T)1)
+#define SGC_ID_minimum(T) ((T)SGC_MAX_##T)
+#define SGC_ID_maximum(T) ((T)SGC_MIN_##T)
+#define SGC_ID_bit_and(T) ((T)~(T)0)
+#define SGC_ID_bit_or(T) ((T)0)
+#define SGC_ID_bit_xor(T) ((T)0)
+#define SGC_ID_logical_and(T) ((T)1)
+#define SGC_ID_logical_or(T) ((T)0)
+
+/* Logical operators work on truth values: inputs are normalised to 0/1, so
+ * results are 0/1 whatever the group size. */
+#define SGC_IN_plus(T, x) (x)
+#define SGC_IN_multiplies(T, x) (x)
+#define SGC_IN_minimum(T, x) (x)
+#define SGC_IN_maximum(T, x) (x)
+#define SGC_IN_bit_and(T, x) (x)
+#define SGC_IN_bit_or(T, x) (x)
+#define SGC_IN_bit_xor(T, x) (x)
+#define SGC_IN_logical_and(T, x) ((T)((x) != 0))
+#define SGC_IN_logical_or(T, x) ((T)((x) != 0))
+
+/* (op, T) pairs of the algorithms: bitwise operators only on integer types.
+ * Logical operators are computed on int (truth values) only; the other
+ * integer types reach them through wrappers.  Each list calls X(op, T). */
+#define SGC_OPS_FLOAT(X, T) X(plus, T) X(multiplies, T) X(minimum, T) X(maximum, T)
+#define SGC_OPS_INT(X, T) SGC_OPS_FLOAT(X, T) X(bit_and, T) X(bit_or, T) X(bit_xor, T)
+#define SGC_OPS_LOGICAL(X) X(logical_and, int) X(logical_or, int)
+#define SGC_LOGICAL_WRAPPERS(X) X(logical_and, uint) X(logical_or, uint) \
+    X(logical_and, long) X(logical_or, long) X(logical_and, ulong) X(logical_or, ulong)
+#ifdef SGC_HAS_FP64
+#define SGC_OPS_DOUBLE(X) SGC_OPS_FLOAT(X, double)
+#else
+#define SGC_OPS_DOUBLE(X)
+#endif
+#define SGC_OP_TYPE_PAIRS(X) SGC_OPS_INT(X, int) SGC_OPS_INT(X, uint)  \
+    SGC_OPS_INT(X, long) SGC_OPS_INT(X, ulong) SGC_OPS_FLOAT(X, float) \
+    SGC_OPS_DOUBLE(X) SGC_OPS_LOGICAL(X)
+
+/* Native built-in names: SGC_KHR_FN(op, prefix) is prefix_<spelling>, e.g.
+ * SGC_KHR_FN(minimum, sub_group_reduce) is sub_group_reduce_min.  The name is
+ * pasted whole: some compilers (PoCL 5) define min and max as macros. */
+#define SGC_KHR_FN(op, prefix) SGC_KHR_FN_##op(prefix)
+#define SGC_KHR_FN_plus(prefix) prefix##_add
+#define SGC_KHR_FN_multiplies(prefix) prefix##_mul
+#define SGC_KHR_FN_minimum(prefix) prefix##_min
+#define SGC_KHR_FN_maximum(prefix) prefix##_max
+#define SGC_KHR_FN_bit_and(prefix) prefix##_and
+#define SGC_KHR_FN_bit_or(prefix) prefix##_or
+#define SGC_KHR_FN_bit_xor(prefix) prefix##_xor
+#define SGC_KHR_FN_logical_and(prefix) prefix##_logical_and
+#define SGC_KHR_FN_logical_or(prefix) prefix##_logical_or

@@ -1,0 +1,413 @@
+/* opencl_subgroup.cl — prelude section "opencl_subgroup": the group
+ * functions and algorithms of SPEC §1.1 on sub-group-scope groups
+ * (sub_group, ballot, fixed-size, tangle, opportunistic).  Needs
+ * "opencl_base".  Compiles to nothing in the wg tier, where the emitter
+ * reports the kernel as unsupported.
+ *
+ * Every function has one mask-based implementation (ranks in the group's
+ * lane mask, shuffles from member lanes only), correct for any mask and used
+ * by the nvptx tier and as the khr emulation.  In the khr tier the native
+ * built-ins take over where the extension exists and the group's members are
+ * exactly the work-items that the built-in sees: the active ones for ballot
+ * (each partition in its own branch), tangle and opportunistic groups; the
+ * whole sub-group for sub_group; a cluster for full fixed-size groups.
+ *
+ * Names: sgc_<fn>_<T>(g, ...) and sgc_<algo>_<op>_<T>(g, x [, init]). */
+
+#if !defined(SGC_TIER_WG)
+
+/* ---- data movement: broadcast, shift, xor-permute, select ---- */
+
+/* Every member takes part in exactly one shuffle; a source outside the group
+ * is replaced by the caller's own lane, which returns its own value (SPEC
+ * §1.1 defines this, unlike SYCL). */
+#define SGC_DEFINE_MOVE(T)                                                      \
+    inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)         \
+    {                                                                           \
+        valid = valid && rank < sgc_popcount(g.mask);                           \
+        uint src = valid ? sgc_lane_of_rank(g.mask, rank) : sgc_lane();         \
+        return sgc_shfl_##T(x, src, g.mask);                                    \
+    }                                                                           \
+    inline T sgc_select_##T(sgc_group g, T x, uint local_id)                    \
+    {                                                                           \
+        return sgc_from_rank_##T(g, x, local_id, true);                         \
+    }                                                                           \
+    inline T sgc_broadcast_id_##T(sgc_group g, T x, uint local_id)              \
+    {                                                                           \
+        return sgc_from_rank_##T(g, x, local_id, true);                         \
+    }                                                                           \
+    inline T sgc_broadcast_##T(sgc_group g, T x)                                \
+    {                                                                           \
+        SGC_KHR_BROADCAST_LEADER(g, x);                                         \
+        return sgc_shfl_##T(x, sgc_lane_of_rank(g.mask, 0), g.mask);            \
+    }                                                                           \
+    inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)                   \
+    {                                                                           \
+        SGC_KHR_RELATIVE(g, x, sub_group_shuffle_down(x, delta),                \
+                         sgc_lane() + delta);                                   \
+        uint rank = sgc_rank(g.mask, sgc_lane());                               \
+        return sgc_from_rank_##T(g, x, rank + delta, rank + delta >= rank);     \
+    }                                                                           \
+    inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)                  \
+    {                                                                           \
+        SGC_KHR_RELATIVE(g, x, sub_group_shuffle_up(x, delta),                  \
+                         sgc_lane() >= delta ? sgc_lane() - delta : 64u);       \
+        uint rank = sgc_rank(g.mask, sgc_lane());                               \
+        return sgc_from_rank_##T(g, x, rank - delta, rank >= delta);            \
+    }                                                                           \
+    inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)                   \
+    {                                                                           \
+        SGC_KHR_RELATIVE(g, x, sub_group_shuffle_xor(x, mask),                  \
+                         sgc_lane() ^ mask);                                    \
+        return sgc_from_rank_##T(g, x, sgc_rank(g.mask, sgc_lane()) ^ mask,     \
+                                 true);                                         \
+    }
+
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_CORE_ALGORITHMS)
+#define SGC_KHR_BROADCAST_LEADER(g, x)                                          \
+    if ((g).kind == SGC_KIND_SUB_GROUP)                                         \
+        return sub_group_broadcast((x), 0)
+#else
+#define SGC_KHR_BROADCAST_LEADER(g, x) (void)0
+#endif
+
+/* Shuffle-relative on the whole sub-group: `src` is the source lane, kept
+ * only when it exists. */
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_SHUFFLE_RELATIVE)
+#define SGC_KHR_RELATIVE(g, x, call, src)                                       \
+    if ((g).kind == SGC_KIND_SUB_GROUP) {                                       \
+        uint sgc_src_ = (src);                                                  \
+        __typeof__(x) sgc_r_ = (call);                                          \
+        return sgc_src_ < sgc_sub_group_size() ? sgc_r_ : (x);                  \
+    }
+#else
+#define SGC_KHR_RELATIVE(g, x, call, src) (void)0
+#endif
+
+SGC_TYPES_ARITH(SGC_DEFINE_MOVE)
+#undef SGC_DEFINE_MOVE
+
+/* Small types move as int. */
+#define SGC_DEFINE_MOVE_SMALL(T)                                                \
+    inline T sgc_select_##T(sgc_group g, T x, uint id)                          \
+    {                                                                           \
+        return (T)sgc_select_int(g, (int)x, id);                                \
+    }                                                                           \
+    inline T sgc_broadcast_id_##T(sgc_group g, T x, uint id)                    \
+    {                                                                           \
+        return (T)sgc_broadcast_id_int(g, (int)x, id);                          \
+    }                                                                           \
+    inline T sgc_broadcast_##T(sgc_group g, T x)                                \
+    {                                                                           \
+        return (T)sgc_broadcast_int(g, (int)x);                                 \
+    }                                                                           \
+    inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)                   \
+    {                                                                           \
+        return (T)sgc_shift_left_int(g, (int)x, delta);                         \
+    }                                                                           \
+    inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)                  \
+    {                                                                           \
+        return (T)sgc_shift_right_int(g, (int)x, delta);                        \
+    }                                                                           \
+    inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)                   \
+    {                                                                           \
+        return (T)sgc_permute_xor_int(g, (int)x, mask);                         \
+    }
+SGC_TYPES_SMALL(SGC_DEFINE_MOVE_SMALL)
+#undef SGC_DEFINE_MOVE_SMALL
+
+/* ---- votes ---- */
+
+/* Native votes where the built-in sees exactly the group; a ballot masked
+ * to the group otherwise. */
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_NU_VOTE)
+#define SGC_KHR_VOTE(g, p, name)                                                \
+    if ((g).kind == SGC_KIND_BALLOT) {                                          \
+        if ((g).id == 0)                                                        \
+            return sub_group_non_uniform_##name(p);                             \
+        return sub_group_non_uniform_##name(p);                                 \
+    }                                                                           \
+    if ((g).kind == SGC_KIND_TANGLE || (g).kind == SGC_KIND_OPPORTUNISTIC)      \
+        return sub_group_non_uniform_##name(p);
+#else
+#define SGC_KHR_VOTE(g, p, name)
+#endif
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_CORE_ALGORITHMS)
+#define SGC_KHR_CORE_VOTE(g, p, name)                                           \
+    if ((g).kind == SGC_KIND_SUB_GROUP)                                         \
+        return sub_group_##name(p) != 0;
+#else
+#define SGC_KHR_CORE_VOTE(g, p, name)
+#endif
+
+inline bool sgc_any(sgc_group g, bool p)
+{
+    SGC_KHR_CORE_VOTE(g, p, any)
+    SGC_KHR_VOTE(g, p, any)
+    return sgc_ballot(g.mask, p) != 0;
+}
+
+inline bool sgc_all(sgc_group g, bool p)
+{
+    SGC_KHR_CORE_VOTE(g, p, all)
+    SGC_KHR_VOTE(g, p, all)
+    return sgc_ballot(g.mask, p) == g.mask;
+}
+
+inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
+
+/* ---- reductions and scans ---- */
+
+/* Mask-based: a log-step (Hillis-Steele) inclusive scan over ranks; the loop
+ * count depends on the group size only, so all members shuffle together.
+ * Operand order is kept, lower ranks on the left. */
+#define SGC_DEFINE_GENERIC_SCAN(op, T)                                          \
+    inline T sgc_generic_inclusive_##op##_##T(ulong mask, T x)                  \
+    {                                                                           \
+        uint lane = sgc_lane();                                                 \
+        uint rank = sgc_rank(mask, lane), n = sgc_popcount(mask);               \
+        for (uint d = 1; d < n; d <<= 1) {                                      \
+            uint src = rank >= d ? sgc_lane_of_rank(mask, rank - d) : lane;     \
+            T t = sgc_shfl_##T(x, src, mask);                                   \
+            if (rank >= d)                                                      \
+                x = SGC_OP_##op(t, x);                                          \
+        }                                                                       \
+        return x;                                                               \
+    }                                                                           \
+    inline T sgc_generic_reduce_##op##_##T(ulong mask, T x)                     \
+    {                                                                           \
+        T y = sgc_generic_inclusive_##op##_##T(mask, x);                        \
+        return sgc_shfl_##T(y, sgc_last_lane(mask), mask);                      \
+    }                                                                           \
+    inline T sgc_generic_exclusive_##op##_##T(ulong mask, T x)                  \
+    {                                                                           \
+        uint lane = sgc_lane(), rank = sgc_rank(mask, lane);                    \
+        T y = sgc_generic_inclusive_##op##_##T(mask, x);                        \
+        uint src = rank > 0 ? sgc_lane_of_rank(mask, rank - 1) : lane;         \
+        T t = sgc_shfl_##T(y, src, mask);                                       \
+        return rank > 0 ? t : SGC_ID_##op(T);                                   \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
+#undef SGC_DEFINE_GENERIC_SCAN
+
+/* The khr fast paths, `algo` one of reduce, scan_inclusive, scan_exclusive.
+ * Core built-ins (add/min/max on the whole sub-group) first, then the
+ * non-uniform ones. */
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_CORE_ALGORITHMS)
+#define SGC_CORE_plus 1
+#define SGC_CORE_minimum 1
+#define SGC_CORE_maximum 1
+#define SGC_KHR_CORE(g, op, algo, x)                                            \
+    if ((g).kind == SGC_KIND_SUB_GROUP)                                         \
+        return SGC_KHR_FN(op, sub_group_##algo)(x);
+#endif
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_NU_ARITHMETIC)
+/* Intel returns -1 for a true logical result: results are normalised. */
+#define SGC_KHR_NU_CALL(op, algo, x)                                            \
+    SGC_IN_##op(__typeof__(x), SGC_KHR_FN(op, sub_group_non_uniform_##algo)(x))
+#define SGC_KHR_NU(g, op, algo, x)                                              \
+    if ((g).kind == SGC_KIND_BALLOT) {                                          \
+        if ((g).id == 0)                                                        \
+            return SGC_KHR_NU_CALL(op, algo, x);                                \
+        return SGC_KHR_NU_CALL(op, algo, x);                                    \
+    }                                                                           \
+    if ((g).kind != SGC_KIND_FIXED)                                             \
+        return SGC_KHR_NU_CALL(op, algo, x);
+
+/* Exclusive scans of float: the Intel CPU runtime (2026.22) folds inactive
+ * work-items into sub_group_non_uniform_scan_exclusive_add(float), so for
+ * float the exclusive scan is the native inclusive one shifted by a rank. */
+#define SGC_KHR_NU_EXCLUSIVE_float(g, op, x)                                    \
+    if ((g).kind != SGC_KIND_FIXED) {                                           \
+        float y;                                                                \
+        if ((g).kind == SGC_KIND_BALLOT && (g).id == 0)                         \
+            y = SGC_KHR_NU_CALL(op, scan_inclusive, x);                         \
+        else                                                                    \
+            y = SGC_KHR_NU_CALL(op, scan_inclusive, x);                         \
+        uint lane = sgc_lane(), rank = sgc_rank((g).mask, lane);                \
+        uint src = rank > 0 ? sgc_lane_of_rank((g).mask, rank - 1) : lane;     \
+        float t = sgc_shfl_float(y, src, (g).mask);                             \
+        return rank > 0 ? t : SGC_ID_##op(float);                               \
+    }
+#else
+#define SGC_KHR_NU(g, op, algo, x)
+#define SGC_KHR_NU_EXCLUSIVE_float(g, op, x)
+#endif
+#define SGC_KHR_NU_EXCLUSIVE_int(g, op, x) SGC_KHR_NU(g, op, scan_exclusive, x)
+#define SGC_KHR_NU_EXCLUSIVE_uint(g, op, x) SGC_KHR_NU(g, op, scan_exclusive, x)
+#define SGC_KHR_NU_EXCLUSIVE_long(g, op, x) SGC_KHR_NU(g, op, scan_exclusive, x)
+#define SGC_KHR_NU_EXCLUSIVE_ulong(g, op, x) SGC_KHR_NU(g, op, scan_exclusive, x)
+#define SGC_KHR_NU_EXCLUSIVE_double(g, op, x) SGC_KHR_NU(g, op, scan_exclusive, x)
+
+/* Clustered reduce needs a constant cluster size: the switch folds once the
+ * group's size is known.  Only for a fixed-size group that is a whole
+ * cluster of the sub-group. */
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_CLUSTERED_REDUCE)
+#define SGC_CLUSTER_CASE(op, n, x)                                              \
+    case n:                                                                     \
+        return SGC_IN_##op(__typeof__(x),                                       \
+                           SGC_KHR_FN(op, sub_group_clustered_reduce)(x, n));
+#define SGC_KHR_CLUSTERED(g, op, x)                                             \
+    if ((g).kind == SGC_KIND_FIXED && (g).size <= sgc_max_sub_group_size()) {   \
+        ulong sgc_block_ = (g).size >= 64u ? ~(ulong)0                          \
+            : (((ulong)1 << (g).size) - 1) << (sgc_lane() & ~((g).size - 1));   \
+        if ((g).mask == (sgc_block_ & sgc_sub_group_mask())) {                  \
+            switch ((g).size) {                                                 \
+                SGC_CLUSTER_CASE(op, 1, x) SGC_CLUSTER_CASE(op, 2, x)           \
+                SGC_CLUSTER_CASE(op, 4, x) SGC_CLUSTER_CASE(op, 8, x)           \
+                SGC_CLUSTER_CASE(op, 16, x) SGC_CLUSTER_CASE(op, 32, x)         \
+                SGC_CLUSTER_CASE(op, 64, x)                                     \
+            }                                                                   \
+        }                                                                       \
+    }
+#else
+#define SGC_KHR_CLUSTERED(g, op, x)
+#endif
+
+/* Per-operator fast paths.  SGC_CORE_<op> says whether the core built-in
+ * exists; the preprocessor cannot test it inside a macro body, so the
+ * operators spell theirs out here. */
+#if defined(SGC_TIER_KHR) && defined(SGC_HAS_CORE_ALGORITHMS)
+#define SGC_FAST_CORE_plus(g, algo, x) SGC_KHR_CORE(g, plus, algo, x)
+#define SGC_FAST_CORE_minimum(g, algo, x) SGC_KHR_CORE(g, minimum, algo, x)
+#define SGC_FAST_CORE_maximum(g, algo, x) SGC_KHR_CORE(g, maximum, algo, x)
+#else
+#define SGC_FAST_CORE_plus(g, algo, x)
+#define SGC_FAST_CORE_minimum(g, algo, x)
+#define SGC_FAST_CORE_maximum(g, algo, x)
+#endif
+#define SGC_FAST_CORE_multiplies(g, algo, x)
+#define SGC_FAST_CORE_bit_and(g, algo, x)
+#define SGC_FAST_CORE_bit_or(g, algo, x)
+#define SGC_FAST_CORE_bit_xor(g, algo, x)
+#define SGC_FAST_CORE_logical_and(g, algo, x)
+#define SGC_FAST_CORE_logical_or(g, algo, x)
+
+/* nvptx tier, sm_80+ (the host passes SGC_NV_SM): redux.sync reduces 32-bit
+ * integers over any mask.  SGC_NV_REDUX_<op> is the PTX operation or 0; the
+ * dispatch tests constants only, so it folds away for other types. */
+#if defined(SGC_TIER_NVPTX) && defined(SGC_NV_SM) && SGC_NV_SM >= 80 && \
+    !defined(SGC_FORCE_GENERIC)
+#define SGC_NV_I32_int 1
+#define SGC_NV_I32_uint 1
+#define SGC_NV_I32_long 0
+#define SGC_NV_I32_ulong 0
+#define SGC_NV_I32_float 0
+#define SGC_NV_I32_double 0
+#define SGC_NV_REDUX_OP(name, ptx_s32, ptx_u32)                                 \
+    inline uint sgc_ptx_redux_##name(uint mask, uint x, bool is_signed)         \
+    {                                                                           \
+        uint r;                                                                 \
+        if (is_signed)                                                          \
+            __asm__ volatile(ptx_s32 " %0, %1, %2;" : "=r"(r) : "r"(x), "r"(mask)); \
+        else                                                                    \
+            __asm__ volatile(ptx_u32 " %0, %1, %2;" : "=r"(r) : "r"(x), "r"(mask)); \
+        return r;                                                               \
+    }
+SGC_NV_REDUX_OP(plus, "redux.sync.add.s32", "redux.sync.add.u32")
+SGC_NV_REDUX_OP(minimum, "redux.sync.min.s32", "redux.sync.min.u32")
+SGC_NV_REDUX_OP(maximum, "redux.sync.max.s32", "redux.sync.max.u32")
+SGC_NV_REDUX_OP(bit_and, "redux.sync.and.b32", "redux.sync.and.b32")
+SGC_NV_REDUX_OP(bit_or, "redux.sync.or.b32", "redux.sync.or.b32")
+SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
+#undef SGC_NV_REDUX_OP
+/* Truth values: and/or of 0/1 are the logical operators. */
+#define sgc_ptx_redux_logical_and sgc_ptx_redux_bit_and
+#define sgc_ptx_redux_logical_or sgc_ptx_redux_bit_or
+#define SGC_NV_FAST_plus(g, T, x) SGC_NV_REDUX(g, plus, T, x)
+#define SGC_NV_FAST_minimum(g, T, x) SGC_NV_REDUX(g, minimum, T, x)
+#define SGC_NV_FAST_maximum(g, T, x) SGC_NV_REDUX(g, maximum, T, x)
+#define SGC_NV_FAST_bit_and(g, T, x) SGC_NV_REDUX(g, bit_and, T, x)
+#define SGC_NV_FAST_bit_or(g, T, x) SGC_NV_REDUX(g, bit_or, T, x)
+#define SGC_NV_FAST_bit_xor(g, T, x) SGC_NV_REDUX(g, bit_xor, T, x)
+#define SGC_NV_FAST_logical_and(g, T, x) SGC_NV_REDUX(g, logical_and, T, x)
+#define SGC_NV_FAST_logical_or(g, T, x) SGC_NV_REDUX(g, logical_or, T, x)
+#define SGC_NV_REDUX(g, op, T, x)                                               \
+    if (SGC_NV_I32_##T)                                                         \
+        return (T)sgc_ptx_redux_##op((uint)(g).mask, (uint)(x), (T)-1 < (T)0);
+#else
+#define SGC_NV_FAST_plus(g, T, x)
+#define SGC_NV_FAST_minimum(g, T, x)
+#define SGC_NV_FAST_maximum(g, T, x)
+#define SGC_NV_FAST_bit_and(g, T, x)
+#define SGC_NV_FAST_bit_or(g, T, x)
+#define SGC_NV_FAST_bit_xor(g, T, x)
+#define SGC_NV_FAST_logical_and(g, T, x)
+#define SGC_NV_FAST_logical_or(g, T, x)
+#endif
+#define SGC_NV_FAST_multiplies(g, T, x)
+
+/* The six public algorithms per (op, T).  With init: the exclusive scan's
+ * first element gets init and init is folded into the rest (SPEC §1.1). */
+#define SGC_DEFINE_ALGOS(op, T)                                                 \
+    inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
+    {                                                                           \
+        x = SGC_IN_##op(T, x);                                                  \
+        SGC_FAST_CORE_##op(g, reduce, x)                                        \
+        SGC_KHR_NU(g, op, reduce, x)                                            \
+        SGC_KHR_CLUSTERED(g, op, x)                                             \
+        SGC_NV_FAST_##op(g, T, x)                                               \
+        return sgc_generic_reduce_##op##_##T(g.mask, x);                        \
+    }                                                                           \
+    inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    {                                                                           \
+        x = SGC_IN_##op(T, x);                                                  \
+        SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
+        SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
+        return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
+    }                                                                           \
+    inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    {                                                                           \
+        x = SGC_IN_##op(T, x);                                                  \
+        SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
+        SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
+        return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
+    }                                                                           \
+    inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
+    {                                                                           \
+        T r = sgc_reduce_##op##_##T(g, x);                                      \
+        return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
+    }                                                                           \
+    inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    {                                                                           \
+        T r = sgc_inclusive_scan_##op##_##T(g, x);                              \
+        return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
+    }                                                                           \
+    inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    {                                                                           \
+        T r = sgc_exclusive_scan_##op##_##T(g, x);                              \
+        return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_ALGOS)
+#undef SGC_DEFINE_ALGOS
+
+/* Logical operators on the other integer types go through int. */
+#define SGC_DEFINE_LOGICAL_WRAPPER(op, T)                                       \
+    inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
+    {                                                                           \
+        return (T)sgc_reduce_##op##_int(g, x != 0);                             \
+    }                                                                           \
+    inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    {                                                                           \
+        return (T)sgc_inclusive_scan_##op##_int(g, x != 0);                     \
+    }                                                                           \
+    inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    {                                                                           \
+        return (T)sgc_exclusive_scan_##op##_int(g, x != 0);                     \
+    }                                                                           \
+    inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
+    {                                                                           \
+        return (T)sgc_reduce_init_##op##_int(g, x != 0, init != 0);             \
+    }                                                                           \
+    inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    {                                                                           \
+        return (T)sgc_inclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
+    }                                                                           \
+    inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    {                                                                           \
+        return (T)sgc_exclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
+    }
+SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
+#undef SGC_DEFINE_LOGICAL_WRAPPER
+
+#endif /* !SGC_TIER_WG */
