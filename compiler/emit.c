@@ -454,6 +454,11 @@ static void print_params(EmitCtx *ctx, const Type *fnty, const Symbol *fn)
         ctx->hooks->extra_params(ctx, fn, first);
         first = first && ctx->out->len == before;
     }
+    if (fn && ctx->hooks->group_params) {
+        size_t before = ctx->out->len;
+        ctx->hooks->group_params(ctx, fn, first);
+        first = first && ctx->out->len == before;
+    }
     if (first && fnty->has_prototype && !fnty->is_variadic)
         out_str(ctx, "void");
     out_str(ctx, ")");
@@ -1102,8 +1107,13 @@ static void print_call(EmitCtx *ctx, const Node *n)
         print_converted(ctx, a, PREC_ASSIGN, false);
     }
     const Node *id = printed_node(ctx, callee);
-    if (ctx->hooks->extra_args && id && id->kind == ND_IDENT && id->sym && id->sym->kind == SYM_FUNC)
-        ctx->hooks->extra_args(ctx, n, id->sym, n->args.head == NULL);
+    if (id && id->kind == ND_IDENT && id->sym && id->sym->kind == SYM_FUNC) {
+        size_t before = ctx->out->len;
+        if (ctx->hooks->extra_args)
+            ctx->hooks->extra_args(ctx, n, id->sym, n->args.head == NULL);
+        if (ctx->hooks->group_args)
+            ctx->hooks->group_args(ctx, n, id->sym, n->args.head == NULL && ctx->out->len == before);
+    }
     out_str(ctx, ")");
 }
 
@@ -1566,6 +1576,8 @@ static void print_function_def(EmitCtx *ctx, const Node *def)
     out_str(ctx, " {");
     emit_line_end(ctx);
     ctx->indent = 1;
+    if (ctx->hooks->group_prologue)
+        ctx->hooks->group_prologue(ctx, fn);
     if (ctx->hooks->body_prologue)
         ctx->hooks->body_prologue(ctx, fn);
     if (def->body && def->body->kind == ND_BLOCK)

@@ -92,6 +92,15 @@ typedef struct EmitHooks {
     /* `b.method(...)` on an async_barrier (method != METHOD_NONE), or a
      * BK_ASYNC_COPY built-in call (method == METHOD_NONE). */
     void (*barrier_call)(EmitCtx *ctx, const Node *call, Method method);
+    /* State the group lowering threads through functions (emit_groups.c):
+     * declarations printed first in a body (OpenCL: the __local scratch of
+     * work-group algorithms, which OpenCL C 1.2 allows only at kernel
+     * scope), and the hidden parameter / argument that hands it to device
+     * functions, printed after extra_params / extra_args.  `first` as for
+     * those.  May be NULL. */
+    void (*group_prologue)(EmitCtx *ctx, const Symbol *fn);
+    void (*group_params)(EmitCtx *ctx, const Symbol *fn, bool first);
+    void (*group_args)(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
 
     /* ---- control flow ---------------------------------------------------
      * Called around ND_IF, ND_SWITCH, ND_WHILE, ND_DO, ND_FOR, ND_RETURN,

@@ -17,6 +17,11 @@ void emit_groups_call_opencl(EmitCtx *ctx, const Node *call);
 void emit_groups_call_cuda(EmitCtx *ctx, const Node *call);
 void emit_groups_method_opencl(EmitCtx *ctx, const Node *call, Method method);
 void emit_groups_method_cuda(EmitCtx *ctx, const Node *call, Method method);
+/* OpenCL only: the __local scratch of work-group functions, declared in
+ * kernels and passed to device functions that need it (group_* hooks). */
+void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn);
+void emit_groups_params_opencl(EmitCtx *ctx, const Symbol *fn, bool first);
+void emit_groups_args_opencl(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
 
 void emit_barrier_type_opencl(EmitCtx *ctx, const Type *ty);
 void emit_barrier_type_cuda(EmitCtx *ctx, const Type *ty);

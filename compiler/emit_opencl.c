@@ -180,8 +180,9 @@ static void opencl_unit_prelude(EmitCtx *ctx, EmitBuffer *out)
         emit_printf(out,
             "\n/* Capability tier (SPEC 2): chosen by the device compiler's macros. */\n"
             "#if defined(SGC_NV_PTX)\n#define SGC_TIER_NVPTX 1\n"
-            "#elif defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || "
-            "defined(cl_intel_subgroups)\n#define SGC_TIER_KHR 1\n"
+            "#elif (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || "
+            "defined(cl_intel_subgroups)) && \\\n    !defined(SGC_FORCE_TIER_WG)\n"
+            "#define SGC_TIER_KHR 1\n"
             "#else\n#define SGC_TIER_WG 1\n#endif\n");
         opencl_kernel_tier_errors(ctx, out);
     }
@@ -216,6 +217,9 @@ const EmitHooks emit_opencl_hooks = {
     .group_call = emit_groups_call_opencl,
     .group_method = emit_groups_method_opencl,
     .barrier_call = emit_barrier_call_opencl,
+    .group_prologue = emit_groups_prologue_opencl,
+    .group_params = emit_groups_params_opencl,
+    .group_args = emit_groups_args_opencl,
     .unit_prelude = opencl_unit_prelude,
 };
 

@@ -3,7 +3,8 @@
 /* Capability tier (SPEC 2): chosen by the device compiler's macros. */
 #if defined(SGC_NV_PTX)
 #define SGC_TIER_NVPTX 1
-#elif defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || defined(cl_intel_subgroups)
+#elif (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || defined(cl_intel_subgroups)) && \
+    !defined(SGC_FORCE_TIER_WG)
 #define SGC_TIER_KHR 1
 #else
 #define SGC_TIER_WG 1

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# gpu_batch.sh — everything this project runs on a lent GPU machine, in one
+# go (device time is scarce).  Run from the repo root after
+# scripts/pack_gpu.sh filled .devbuild/ here.  Logs go to $OUT (or /tmp).
+set -u
+root=$(pwd)
+out=${OUT:-/tmp/gpu_batch}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$root/.devbuild/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+nv_ocl=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+[ -f "$nv_ocl" ] && export OCL_ICD_FILENAMES=$nv_ocl
+export SGRT_CACHE_DIR=/tmp/sgrt-cache CK_DEFAULT_TIMEOUT=300
+bin=$root/.devbuild/bin
+nvidia-smi -L
+
+step() { # step NAME TIMEOUT CMD... : runs one step, logs, prints a status line
+    local name=$1 limit=$2
+    shift 2
+    local start=$SECONDS
+    timeout "$limit" "$@" >"$out/$name.log" 2>&1
+    local rc=$?
+    printf '%-28s rc=%-3d %4ds\n' "$name" "$rc" $((SECONDS - start)) | tee -a "$out/summary.txt"
+    tail -n 12 "$out/$name.log"
+}
+
+# Independent nvcc-heavy steps run in the background while the sgrt runs go.
+( step tangle 200 env SGCC="$bin/sgcc" tests/exec_tangle/gpu_run.sh "$bin/sgcc" ) >"$out/bg_tangle.txt" 2>&1 &
+( step barrier 200 tests/exec_barrier/gpu_run.sh "$root/.devbuild/barrier_gen" "$out/barrier" ) >"$out/bg_barrier.txt" 2>&1 &
+( step groups 230 tests/exec_groups/gpu_run.sh "$root/.devbuild/groups_gen" "$out/groups" ) >"$out/bg_groups.txt" 2>&1 &
+
+for dev in cuda opencl:nvidia; do
+    tag=${dev//:/_}
+    step "runtime_$tag" 120 env SGRT_DEVICE=$dev "$bin/test_runtime"
+    step "vector_add_$tag" 60 env SGRT_DEVICE=$dev "$bin/vector_add" 16777216
+    step "stencil2d_$tag" 60 env SGRT_DEVICE=$dev "$bin/stencil2d" 4096 4096
+    step "matmul_$tag" 90 env SGRT_DEVICE=$dev "$bin/matmul" 2048 11
+    step "build_cache_$tag" 90 env SGRT_DEVICE=$dev "$bin/bench_build_cache" 11
+done
+step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576
+wait
+cat "$out"/bg_*.txt
+echo "== summary"; cat "$out/summary.txt"
