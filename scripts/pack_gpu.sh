@@ -29,6 +29,7 @@ cp "$build/tests/exec_barrier/exec_barrier" "$dest/barrier_gen/"
 if [ -d "$build/tests/exec_groups" ]; then
     find "$build/tests/exec_groups" -maxdepth 1 -type f \( -name '*.cu' -o -name '*.cl' -o -name '*.h' \
         -o -name '*.sgc' \) -exec cp {} "$dest/groups_gen/" \;
+    cp "$build/tests/exec_groups/exec_groups" "$dest/groups_gen/"
 fi
 # A stand-in for sgcc on the GPU machine: serves the pre-translated output.
 cat >"$dest/bin/sgcc" <<'SHIM'
