@@ -6,18 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sample_util.h" /* SAMPLE_CHECK */
 #include "tiles.h"
 
 enum { WG = 128, TILE = 2 * WG };
-
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        sgrt_status s_ = (call);                                                     \
-        if (s_ != SGRT_SUCCESS) {                                                    \
-            fprintf(stderr, "%s: %s: %s\n", #call, sgrt_status_name(s_), sgrt_last_error()); \
-            exit(2);                                                                 \
-        }                                                                            \
-    } while (0)
 
 static int compare_u64(const void *a, const void *b)
 {
@@ -54,16 +46,16 @@ int main(int argc, char **argv)
     sgrt_device *device;
     sgrt_device_info info;
     sgrt_context *context;
-    CHECK(sgrt_device_select(getenv("SGRT_DEVICE"), &device));
-    CHECK(sgrt_device_get_info(device, &info));
-    CHECK(sgrt_context_create(device, &context));
+    SAMPLE_CHECK(sgrt_device_select(getenv("SGRT_DEVICE"), &device));
+    SAMPLE_CHECK(sgrt_device_get_info(device, &info));
+    SAMPLE_CHECK(sgrt_context_create(device, &context));
     sgrt_program *program;
-    CHECK(sgrt_program_create(context, &tiles_module, &program));
-    CHECK(sgrt_program_build(program, NULL));
+    SAMPLE_CHECK(sgrt_program_create(context, &tiles_module, &program));
+    SAMPLE_CHECK(sgrt_program_build(program, NULL));
     sgrt_buffer *dsrc, *dout;
-    CHECK(sgrt_buffer_create(context, count * sizeof(int), &dsrc));
-    CHECK(sgrt_buffer_create(context, (size_t)groups * WG * sizeof(uint32_t), &dout));
-    CHECK(sgrt_buffer_write(dsrc, 0, count * sizeof(int), src));
+    SAMPLE_CHECK(sgrt_buffer_create(context, count * sizeof(int), &dsrc));
+    SAMPLE_CHECK(sgrt_buffer_create(context, (size_t)groups * WG * sizeof(uint32_t), &dout));
+    SAMPLE_CHECK(sgrt_buffer_write(dsrc, 0, count * sizeof(int), src));
     sgrt_launch_dims dims = {1, {(size_t)groups * WG, 1, 1}, {WG, 1, 1}};
 
     double ms[2];
@@ -73,18 +65,18 @@ int main(int argc, char **argv)
         for (int r = 0; r < repeats; r++) {
             sgrt_event *event;
             if (variant == 0)
-                CHECK(tiles_launch_tiled_double_buffer(program, &dims, dsrc, dout, tiles, &event));
+                SAMPLE_CHECK(tiles_launch_tiled_double_buffer(program, &dims, dsrc, dout, tiles, &event));
             else
-                CHECK(tiles_launch_tiled_plain(program, &dims, dsrc, dout, tiles, &event));
-            CHECK(sgrt_event_wait(event));
+                SAMPLE_CHECK(tiles_launch_tiled_plain(program, &dims, dsrc, dout, tiles, &event));
+            SAMPLE_CHECK(sgrt_event_wait(event));
             uint64_t t0, t1;
-            CHECK(sgrt_event_profile(event, &t0, &t1));
+            SAMPLE_CHECK(sgrt_event_profile(event, &t0, &t1));
             times[r] = t1 - t0;
             sgrt_event_free(event);
         }
         qsort(times, (size_t)repeats, sizeof *times, compare_u64);
         ms[variant] = (double)times[repeats / 2] / 1e6;
-        CHECK(sgrt_buffer_read(dout, 0, (size_t)groups * WG * sizeof(uint32_t), got));
+        SAMPLE_CHECK(sgrt_buffer_read(dout, 0, (size_t)groups * WG * sizeof(uint32_t), got));
         for (size_t i = 0; i < (size_t)groups * WG; i++)
             if (got[i] != want[i]) {
                 fprintf(stderr, "%s: wrong result at %zu\n", variant ? "plain" : "split", i);
