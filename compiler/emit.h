@@ -21,9 +21,19 @@ void emit_write(EmitBuffer *buf, const char *s, size_t len);
 
 typedef enum EmitTargetKind { TARGET_OPENCL, TARGET_CUDA, TARGET_COUNT } EmitTargetKind;
 
+/* What the tangle-mask lowering did in one target (sgcc --stats). */
+typedef struct EmitStats {
+    int tangle_functions;   /* functions rewritten to carry a tangle mask */
+    int ballots;            /* ballot sites emitted to split or rejoin a mask */
+    int uniform_branches;   /* if/loop/switch in those functions printed as
+                               written because the uniformity analysis proved
+                               the condition uniform: one ballot site saved each */
+} EmitStats;
+
 typedef struct EmitOptions {
     bool line_directives;   /* emit #line back to the .sgc (default true) */
     const char *sgcc_version;
+    EmitStats *stats;       /* filled when not NULL */
 } EmitOptions;
 
 typedef struct EmitTarget {

@@ -68,6 +68,13 @@ typedef struct Tangle {
 
 static bool is_uniform(const Node *cond) { return !cond || cond->is_uniform; }
 
+/* --stats: a condition printed without a ballot because it is uniform. */
+static void count_uniform_branch(EmitCtx *ctx, const Node *cond)
+{
+    if (cond && ctx->options->stats)
+        ctx->options->stats->uniform_branches++;
+}
+
 static unsigned exits_of(const Node *s, Div d);
 
 /* After an item that may set a flag, the rest of the list runs guarded. */
@@ -162,6 +169,8 @@ static void line(EmitCtx *ctx, const char *fmt, ...)
 static void ballot_line(EmitCtx *ctx, const char *name, const char *mask, const char *pred,
                         const char *why)
 {
+    if (ctx->options->stats)
+        ctx->options->stats->ballots++;
     emit_line_begin(ctx, (SrcLoc){0, 0});
     if (name)
         emit_out(ctx, "const %s %s = ", mask_type(ctx), name);
@@ -443,6 +452,7 @@ static void print_loop(EmitCtx *ctx, Tangle *t, const Node *s)
         return;
     }
     /* Uniform, no flags: as written; the statements inside are lowered. */
+    count_uniform_branch(ctx, s->cond);
     Scope saved = t->scope;
     t->scope.div = plan.body;
     emit_stmt_default(ctx, s);
@@ -607,6 +617,7 @@ static void print_switch(EmitCtx *ctx, Tangle *t, const Node *s)
         print_restructured_switch(ctx, t, s, plan);
         return;
     }
+    count_uniform_branch(ctx, s->cond);
     Scope saved = t->scope;
     t->scope.div = plan.body;
     emit_stmt_default(ctx, s);
@@ -647,10 +658,12 @@ static bool lower_stmt(EmitCtx *ctx, Tangle *t, const Node *s)
 {
     switch (s->kind) {
     case ND_IF:
-        if (is_uniform(s->cond))
+        if (is_uniform(s->cond)) {
+            count_uniform_branch(ctx, s->cond);
             print_uniform_if(ctx, t, s);
-        else
+        } else {
             print_divergent_if(ctx, t, s);
+        }
         return true;
     case ND_WHILE: case ND_DO: case ND_FOR: print_loop(ctx, t, s); return true;
     case ND_SWITCH: print_switch(ctx, t, s); return true;
@@ -690,6 +703,8 @@ static bool lower_stmt(EmitCtx *ctx, Tangle *t, const Node *s)
 static void print_function_body(EmitCtx *ctx, const Symbol *fn)
 {
     Tangle t = {.scope = {.mask = "sgc_tangle"}};
+    if (ctx->options->stats)
+        ctx->options->stats->tangle_functions++;
     const Node *items = fn->def->body->items.head;
     unsigned ex = items_exits(items, t.scope.div);
     if (ex & EX_RETURN) {

@@ -69,6 +69,8 @@ typedef enum ExitStatus {
     X(COLOR, NULL, "--color", "=", "auto|always|never", "colour diagnostics (default: auto)") \
     X(DIAG_FORMAT, NULL, "--diagnostics-format", "=", "text|json",                      \
       "diagnostics as text (default) or as a JSON array")                              \
+    X(STATS, NULL, "--stats", " ", NULL,                                                \
+      "print per target what the tangle-mask lowering emitted (stderr)")               \
     X(VERSION, NULL, "--version", " ", NULL, "print the version and exit")             \
     X(HELP, NULL, "--help", " ", NULL, "print this help and exit")
 
@@ -101,7 +103,7 @@ typedef struct DriverOptions {
     PPOptions pp;               /* -I, -D, -U (arrays sized by argc) */
     bool deps_only, deps_md;    /* -M, -MD */
     const char *deps_file, *deps_target;
-    bool verify, werror, no_warnings;
+    bool verify, werror, no_warnings, stats;
     ColorMode color;
     DiagFormat format;
 } DriverOptions;
@@ -220,6 +222,7 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     case OPT_DEPS_FILE: opt->deps_file = value; break;
     case OPT_DEPS_TARGET: opt->deps_target = value; break;
     case OPT_VERIFY: opt->verify = true; break;
+    case OPT_STATS: opt->stats = true; break;
     case OPT_WERROR: opt->werror = true; break;
     case OPT_NO_WARNINGS: opt->no_warnings = true; break;
     case OPT_VERSION: printf("sgcc %s\n", SGCC_VERSION); return STATUS_OK;
@@ -428,6 +431,16 @@ static void compilation_free(Compilation *c)
     srcmgr_free(&c->sources);
 }
 
+/* --stats: one line per target, for tuning and for the uniformity figures
+ * of bench/RESULTS.md. */
+static void print_stats(const char *input, const char *target, const EmitStats *stats)
+{
+    fprintf(stderr,
+            "%s: %s: tangle-mask functions %d, ballots emitted %d, "
+            "uniform branches without a ballot %d\n",
+            input, target, stats->tangle_functions, stats->ballots, stats->uniform_branches);
+}
+
 /* Parse, check and emit every target the outputs need. */
 static void translate(Compilation *c)
 {
@@ -450,8 +463,12 @@ static void translate(Compilation *c)
     for (int t = 0; t < TARGET_COUNT && !diag_has_errors(&c->diag); t++) {
         if (!need[t])
             continue;
+        EmitStats stats = {0};
+        emit.stats = opt->stats ? &stats : NULL;
         c->emitted[t] = emit_targets[t].emit_unit(&c->tu, &c->sources, &emit, &c->diag,
                                                   &c->code[t]);
+        if (opt->stats && c->emitted[t])
+            print_stats(opt->input, emit_targets[t].name, &stats);
         if (!c->emitted[t] && !diag_has_errors(&c->diag))
             io_error(c, "internal error: the %s emitter failed without a diagnostic",
                      emit_targets[t].name);

@@ -448,6 +448,16 @@ static sgrt_status cu_kernel_create(sgrt_kernel *kernel)
 
 static void cu_kernel_free(sgrt_kernel *kernel) { (void)kernel; }
 
+/* A warp, whatever the launch. */
+static sgrt_status cu_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                     uint32_t *size)
+{
+    (void)kernel;
+    (void)dims;
+    *size = 32;
+    return SGRT_SUCCESS;
+}
+
 /* A work-group size when the caller gave none: the largest power of two up
  * to 256 that divides the first dimension. */
 static void pick_local(const sgrt_kernel *kernel, const sgrt_launch_dims *dims, size_t local[3])
@@ -592,6 +602,7 @@ const SgrtBackend sgrt_cuda_backend = {
     .program_free = cu_program_free,
     .kernel_create = cu_kernel_create,
     .kernel_free = cu_kernel_free,
+    .sub_group_size = cu_sub_group_size,
     .launch = cu_launch,
     .event_wait = cu_event_wait,
     .event_profile = cu_event_profile,

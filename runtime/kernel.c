@@ -235,6 +235,36 @@ static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims 
     return SGRT_SUCCESS;
 }
 
+sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                       uint32_t *size)
+{
+    if (!kernel || !dims || !size)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_sub_group_size: NULL argument");
+    sgrt_launch_dims norm;
+    sgrt_status status = check_dims(kernel, dims, &norm);
+    if (status != SGRT_SUCCESS)
+        return status;
+    if (!norm.local[0])
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_kernel_sub_group_size('%s'): give the local size",
+                         kernel->desc->name);
+    const sgrt_device *dev = kernel->program->context->device;
+    if (!dev->info.sub_groups)
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "sgrt_kernel_sub_group_size('%s'): device '%s' has no sub-groups "
+                         "(no cl_khr_subgroups, cl_intel_subgroups or __opencl_c_subgroups)",
+                         kernel->desc->name, dev->info.name);
+    status = sgrt_backend_of(dev)->sub_group_size(kernel, &norm, size);
+    if (status != SGRT_SUCCESS)
+        return status;
+    /* The API answers with the compiler's maximum; a smaller work-group is
+     * one sub-group of its own size. */
+    size_t items = norm.local[0] * norm.local[1] * norm.local[2];
+    if (items < *size)
+        *size = (uint32_t)items;
+    return sgrt_ok();
+}
+
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                sgrt_event **event)
 {

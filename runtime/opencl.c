@@ -344,6 +344,42 @@ static sgrt_status cl_kernel_create(sgrt_kernel *kernel)
 
 static void cl_kernel_free(sgrt_kernel *kernel) { clReleaseKernel(kernel->api_kernel); }
 
+/* clGetKernelSubGroupInfo(KHR) is not in the 1.2 headers: OpenCL 2.1 made
+ * the cl_khr_subgroups entry point core under another name, and a platform
+ * may offer either, so it is looked up by name on the kernel's platform. */
+#define SGRT_CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033
+typedef cl_int (*SgrtGetKernelSubGroupInfo)(cl_kernel, cl_device_id, cl_uint, size_t,
+                                            const void *, size_t, void *, size_t *);
+
+static sgrt_status cl_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                     uint32_t *size)
+{
+    const sgrt_device *dev = kernel->program->context->device;
+    if (dev->info.nvptx) {
+        *size = 32; /* the warp: the nvptx tier works on %laneid */
+        return SGRT_SUCCESS;
+    }
+    SgrtGetKernelSubGroupInfo query = NULL;
+    static const char *const names[] = {"clGetKernelSubGroupInfoKHR", "clGetKernelSubGroupInfo"};
+    for (size_t i = 0; i < 2 && !query; i++)
+        query = (SgrtGetKernelSubGroupInfo)clGetExtensionFunctionAddressForPlatform(
+            dev->platform_handle, names[i]);
+    if (!query)
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "device '%s' has no clGetKernelSubGroupInfo to ask for the sub-group "
+                         "size of '%s'",
+                         dev->info.name, kernel->desc->name);
+    size_t sub_group = 0;
+    cl_int err = query(kernel->api_kernel, dev->device_handle,
+                       SGRT_CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                       dims->dims * sizeof(size_t), dims->local, sizeof sub_group, &sub_group,
+                       NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail("clGetKernelSubGroupInfo", err);
+    *size = (uint32_t)sub_group;
+    return SGRT_SUCCESS;
+}
+
 static sgrt_status set_args(sgrt_kernel *kernel)
 {
     for (uint32_t i = 0; i < kernel->desc->param_count; i++) {
@@ -424,6 +460,7 @@ const SgrtBackend sgrt_opencl_backend = {
     .program_free = cl_program_free,
     .kernel_create = cl_kernel_create,
     .kernel_free = cl_kernel_free,
+    .sub_group_size = cl_sub_group_size,
     .launch = cl_launch,
     .event_wait = cl_event_wait,
     .event_profile = cl_event_profile,

@@ -296,6 +296,14 @@ sgrt_status sgrt_kernel_set_arg_buffer(sgrt_kernel *kernel, uint32_t index, sgrt
 sgrt_status sgrt_kernel_set_arg_local(sgrt_kernel *kernel, uint32_t index, size_t bytes);
 sgrt_status sgrt_kernel_set_arg_scalar(sgrt_kernel *kernel, uint32_t index, sgrt_type type,
                                        const void *value);
+/* The sub-group size the kernel runs with when launched with `dims` (whose
+ * local size must be given): OpenCL asks the device compiler
+ * (CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE; a device compiler may pick a
+ * different size for each kernel), NVIDIA's OpenCL and CUDA answer 32;
+ * a work-group smaller than that is one sub-group of its own size.
+ * ERROR_UNSUPPORTED on a device without sub-groups (the wg tier). */
+sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                       uint32_t *size);
 /* Enqueues the kernel; ARG_COUNT if an argument is unset.  `event` may be
  * NULL; otherwise the caller frees it with sgrt_event_free. */
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,

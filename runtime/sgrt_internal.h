@@ -113,6 +113,10 @@ typedef struct SgrtBackend {
     void (*program_free)(sgrt_program *prog);
     sgrt_status (*kernel_create)(sgrt_kernel *kernel);
     void (*kernel_free)(sgrt_kernel *kernel);
+    /* dims are validated, local[] given; only called on devices whose
+     * info.sub_groups is set. */
+    sgrt_status (*sub_group_size)(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                  uint32_t *size);
     /* dims are validated and local[] filled in. */
     sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims, sgrt_event *event);
     sgrt_status (*event_wait)(sgrt_event *event);

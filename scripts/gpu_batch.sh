@@ -26,7 +26,20 @@ step() { # step NAME TIMEOUT CMD... : runs one step, logs, prints a status line
 # Independent nvcc-heavy steps run in the background while the sgrt runs go.
 ( step tangle 200 env SGCC="$bin/sgcc" tests/exec_tangle/gpu_run.sh "$bin/sgcc" ) >"$out/bg_tangle.txt" 2>&1 &
 ( step barrier 200 tests/exec_barrier/gpu_run.sh "$root/.devbuild/barrier_gen" "$out/barrier" ) >"$out/bg_barrier.txt" 2>&1 &
-( step groups 230 tests/exec_groups/gpu_run.sh "$root/.devbuild/groups_gen" "$out/groups" ) >"$out/bg_groups.txt" 2>&1 &
+( step groups 300 env SKIP_POCL=1 tests/exec_groups/gpu_run.sh "$root/.devbuild/groups_gen" "$out/groups" ) >"$out/bg_groups.txt" 2>&1 &
+
+# PoCL 5 is the khr tier with ballot + shuffle only: the sgcc group matrix,
+# one process per element type (PoCL compiles slowly; the machine has cores).
+( step pocl_matrix 400 tests/exec_groups/pocl_parallel.sh "$root/.devbuild/groups_gen/exec_groups" \
+      "$root/.devbuild/groups_gen" "$out/pocl" ) >"$out/bg_pocl.txt" 2>&1 &
+step clprobe_pocl 60 "$bin/clprobe" Portable
+
+for dev in cuda opencl:nvidia opencl:portable; do
+    tag=${dev//:/_}
+    step "groups_sample_$tag" 120 env SGRT_DEVICE=$dev "$bin/groups" 65536 4
+    step "groups_sample8_$tag" 120 env SGRT_DEVICE=$dev "$bin/groups" 65536 8
+done
+step runtime_pocl 120 env SGRT_DEVICE=opencl:portable "$bin/test_runtime"
 
 for dev in cuda opencl:nvidia; do
     tag=${dev//:/_}

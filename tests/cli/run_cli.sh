@@ -44,7 +44,7 @@ run 0 --version
 check "--version prints 'sgcc 0.1.0'" test "$(cat "$tmp/out")" = "sgcc 0.1.0"
 run 0 --help
 cp "$tmp/out" "$tmp/help"
-for opt in -t --target -o --header -I -D -U -M -MD -MF -MT --verify -Werror -w --color \
+for opt in -t --target -o --header -I -D -U -M -MD -MF -MT --verify --stats -Werror -w --color \
            --diagnostics-format --version --help; do
     check "--help lists $opt" grep -q -- "^  \(-t, \)\?${opt}[ =,]" "$tmp/help"
 done
@@ -245,6 +245,32 @@ SGCC_NVRTC=/nonexistent/libnvrtc.so run 0 --verify -o y "$cli/ok.sgc"
 check "no NVRTC: a warning" grep -q "warning: cannot verify CUDA output: NVRTC not found" "$tmp/err"
 SGCC_NVRTC=/nonexistent/libnvrtc.so run 0 -t opencl --verify -o z "$cli/ok.sgc"
 check "no NVRTC, OpenCL only: no warning" test ! -s "$tmp/err"
+
+# ---- --stats ------------------------------------------------------------------
+# One uniform if (on a kernel argument) and one divergent if (on the global
+# id) in a kernel with a tangle group: one ballot saved, one split emitted.
+fresh
+cat >t.sgc <<'SGC'
+kernel void k(global int *out, int mode)
+{
+    sub_group sg = get_sub_group();
+    int v = 0;
+    if (mode > 0) {
+        if (get_global_id(0) % 3 == 0) {
+            tangle_group t = get_tangle_group(sg);
+            v = reduce_over_group(t, 1, plus);
+        }
+    }
+    out[get_global_id(0)] = v;
+}
+SGC
+run 0 --stats -o t t.sgc
+check "--stats: one line per target" test "$(wc -l <"$tmp/err")" -eq 2
+check "--stats: cuda counts" grep -qx "t.sgc: cuda: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1" "$tmp/err"
+check "--stats: opencl counts" grep -qx "t.sgc: opencl: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1" "$tmp/err"
+check "--stats: the CUDA output has that one tangle ballot" test "$(grep -c "__ballot_sync(sgc_tangle" t.cu)" -eq 1
+run 0 -o u t.sgc
+check "without --stats: silent" test ! -s "$tmp/err"
 
 echo "1..$count"
 echo "# cli: $((count - failed)) passed, $failed failed"

@@ -419,6 +419,36 @@ START_TEST(unsupported_sub_groups)
 }
 END_TEST
 
+/* The device compiler's choice for one kernel: a power of two the device
+ * lists (when it lists any); the wg tier has none to give. */
+START_TEST(kernel_sub_group_size)
+{
+    sgrt_program *p = build(&vadd_module);
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    sgrt_launch_dims dims = {.dims = 1, .global = {256}, .local = {64}};
+    sgrt_launch_dims no_local = {.dims = 1, .global = {256}};
+    uint32_t size = 0;
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_sub_group_size(NULL, &dims, &size));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_sub_group_size(k, &dims, NULL));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_sub_group_size(k, &no_local, &size));
+    if (!info.sub_groups) {
+        EXPECT(SGRT_ERROR_UNSUPPORTED, sgrt_kernel_sub_group_size(k, &dims, &size));
+        ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "no sub-groups"));
+    } else {
+        OK(sgrt_kernel_sub_group_size(k, &dims, &size));
+        ck_assert_msg(size > 0 && size <= 64 && (size & (size - 1)) == 0, "size %u", size);
+        bool listed = info.sub_group_size_count == 0;
+        for (uint32_t i = 0; i < info.sub_group_size_count; i++)
+            listed |= info.sub_group_sizes[i] == size;
+        ck_assert_msg(listed, "sub-group size %u is not one the device lists", size);
+        if (info.backend == SGRT_BACKEND_CUDA || info.nvptx)
+            ck_assert_uint_eq(size, 32);
+    }
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
 static void run_vadd_small(sgrt_program *p)
 {
     float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, c[4];
@@ -603,6 +633,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(tc, argument_checks);
     tcase_add_test(tc, build_failure_has_sgc_log);
     tcase_add_test(tc, unsupported_sub_groups);
+    tcase_add_test(tc, kernel_sub_group_size);
     tcase_add_test(tc, cache_hits_and_recovers);
     tcase_add_test(tc, cache_keys_spec_values);
     tcase_add_test(tc, dynamic_local_memory);
