@@ -392,6 +392,9 @@ struct Symbol {
     bool address_taken;    /* SYM_FUNC used other than as a callee */
     bool needs_tangle_mask;/* SYM_FUNC: body uses tangle groups (or calls one that does) */
     bool uses_sub_groups;  /* SYM_FUNC: body needs sub-group support (transitively) */
+    bool uses_non_uniform_groups; /* SYM_FUNC: makes a ballot, tangle or opportunistic
+                              group (transitively): sub-group operations in divergent
+                              control flow, which the device must support */
     bool uses_async_barrier;
     int64_t enum_value;    /* SYM_ENUM_CONST */
     int builtin;           /* SYM_BUILTIN */

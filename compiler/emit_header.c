@@ -240,11 +240,12 @@ static void emit_kernel_table(EmitBuffer *out, const TranslationUnit *tu, const 
         char params[512] = "NULL";
         if (k->ty->params)
             snprintf(params, sizeof params, "%s_%s_params", module, k->name);
-        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s},\n", k->name,
+        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s, %s},\n", k->name,
                     param_count(k), params, k->reqd_work_group_size[0],
                     k->reqd_work_group_size[1], k->reqd_work_group_size[2],
                     k->reqd_sub_group_size, k->uses_sub_groups ? "true" : "false",
-                    k->uses_async_barrier ? "true" : "false");
+                    k->uses_async_barrier ? "true" : "false",
+                    k->uses_non_uniform_groups ? "true" : "false");
     }
     emit_printf(out, "};\n\n");
 }

@@ -29,6 +29,15 @@ void sema_mark_sub_groups(Sema *s)
         s->func->uses_sub_groups = true;
 }
 
+/* Ballot, tangle and opportunistic groups exist to be used in divergent
+ * control flow: the device must run sub-group operations there. */
+static void mark_non_uniform_groups(Sema *s)
+{
+    sema_mark_sub_groups(s);
+    if (s->func)
+        s->func->uses_non_uniform_groups = true;
+}
+
 void sema_mark_async(Sema *s)
 {
     if (s->func)
@@ -246,17 +255,17 @@ static Type *group_ctor(Sema *s, Args *A, Builtin bi)
         sema_mark_sub_groups(s);
         return type_group(s, GROUP_SUB_GROUP, NULL, 0);
     case BI_GET_OPPORTUNISTIC_GROUP:
-        sema_mark_sub_groups(s);
+        mark_non_uniform_groups(s);
         return type_group(s, GROUP_OPPORTUNISTIC_GROUP, NULL, 0);
     case BI_GET_BALLOT_GROUP:
         if (!need_sub_group_parent(s, A) || !need_scalar(s, A, 1, s->basic[TY_BOOL]))
             return s->t_err;
-        sema_mark_sub_groups(s);
+        mark_non_uniform_groups(s);
         return type_group(s, GROUP_BALLOT_GROUP, NULL, 0);
     case BI_GET_TANGLE_GROUP:
         if (!need_sub_group_parent(s, A))
             return s->t_err;
-        sema_mark_sub_groups(s);
+        mark_non_uniform_groups(s);
         if (s->func) {
             s->func->needs_tangle_mask = true;
             vec_push(&s->tangle_calls, n);

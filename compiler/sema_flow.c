@@ -64,10 +64,13 @@ static void visit(Graph *g, Symbol *fn)
 static bool merge_flags(Symbol *to, const Symbol *from, bool with_tangle)
 {
     bool sg = to->uses_sub_groups || from->uses_sub_groups;
+    bool nu = to->uses_non_uniform_groups || from->uses_non_uniform_groups;
     bool ab = to->uses_async_barrier || from->uses_async_barrier;
     bool tm = to->needs_tangle_mask || (with_tangle && from->needs_tangle_mask);
-    bool changed = sg != to->uses_sub_groups || ab != to->uses_async_barrier || tm != to->needs_tangle_mask;
+    bool changed = sg != to->uses_sub_groups || nu != to->uses_non_uniform_groups ||
+                   ab != to->uses_async_barrier || tm != to->needs_tangle_mask;
     to->uses_sub_groups = sg;
+    to->uses_non_uniform_groups = nu;
     to->uses_async_barrier = ab;
     to->needs_tangle_mask = tm;
     return changed;

@@ -265,6 +265,31 @@ sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_di
     return sgrt_ok();
 }
 
+/* The device library keeps a sub-group's members in a 64-bit lane mask.
+ * Where the device compiler picks the sub-group size (OpenCL khr tier: PoCL
+ * makes the whole work-group one sub-group), a larger one would compute
+ * wrong answers, so the launch is refused.  Checked once per local size. */
+static sgrt_status check_sub_group_fits(sgrt_kernel *kernel, const sgrt_launch_dims *norm)
+{
+    const sgrt_device *dev = kernel->program->context->device;
+    if (!kernel->desc->needs_sub_groups || dev->info.backend != SGRT_BACKEND_OPENCL ||
+        dev->info.nvptx || !norm->local[0] ||
+        memcmp(kernel->sub_group_checked, norm->local, sizeof norm->local) == 0)
+        return SGRT_SUCCESS;
+    uint32_t size = 0;
+    sgrt_status status = sgrt_kernel_sub_group_size(kernel, norm, &size);
+    if (status != SGRT_SUCCESS)
+        return status;
+    if (size > 64)
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "launch of '%s': device '%s' makes sub-groups of %u work-items for "
+                         "this work-group size; sgcc's group library holds at most 64; use a "
+                         "work-group of at most 64 work-items",
+                         kernel->desc->name, dev->info.name, size);
+    memcpy(kernel->sub_group_checked, norm->local, sizeof norm->local);
+    return SGRT_SUCCESS;
+}
+
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                sgrt_event **event)
 {
@@ -276,6 +301,8 @@ sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims
                              i, kernel->desc->params[i].name, kernel->desc->name);
     sgrt_launch_dims norm;
     sgrt_status status = check_dims(kernel, dims, &norm);
+    if (status == SGRT_SUCCESS)
+        status = check_sub_group_fits(kernel, &norm);
     if (status != SGRT_SUCCESS)
         return status;
     sgrt_context *ctx = kernel->program->context;

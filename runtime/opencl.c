@@ -107,7 +107,15 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
     bool shuffle = sgrt_contains_word(ext, "cl_khr_subgroup_shuffle") ||
                    sgrt_contains_word(ext, "cl_intel_subgroups");
     in->sub_groups = khr || in->nvptx;
-    in->non_uniform_groups = in->nvptx || (khr && ballot && shuffle);
+    /* OpenCL defines sub_group_ballot and sub_group_shuffle only where the
+     * whole sub-group takes part; the non-uniform extensions are the
+     * device's promise that sub-group operations work in divergent control
+     * flow, which ballot, tangle and opportunistic groups need.  PoCL 5
+     * maps a sub-group onto the whole work-group and has ballot and shuffle
+     * but neither extension: its results in divergent flow are wrong. */
+    bool divergent_ok = sgrt_contains_word(ext, "cl_khr_subgroup_non_uniform_vote") ||
+                        sgrt_contains_word(ext, "cl_khr_subgroup_non_uniform_arithmetic");
+    in->non_uniform_groups = in->nvptx || (khr && ballot && shuffle && divergent_ok);
     in->split_barriers = true;   /* emulated with local memory on OpenCL */
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);

@@ -219,6 +219,14 @@ static sgrt_status check_buildable(const sgrt_program *prog, const char *source)
                              "kernel '%s' needs sub-groups (cl_khr_subgroups or "
                              "cl_intel_subgroups), not supported on device '%s'",
                              k->name, in->name);
+        if (k->needs_non_uniform_groups && !in->non_uniform_groups)
+            return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                             "kernel '%s' uses non-uniform groups (ballot, tangle or "
+                             "opportunistic), which need sub-group operations in divergent "
+                             "control flow; device '%s' does not offer them (no "
+                             "cl_khr_subgroup_non_uniform_vote/arithmetic, or no ballot and "
+                             "shuffle)",
+                             k->name, in->name);
         if (k->needs_split_barriers && !in->split_barriers)
             return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
                              "kernel '%s' needs split barriers (mbarrier, sm_80 or newer), not "

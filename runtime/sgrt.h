@@ -147,6 +147,7 @@ typedef struct sgrt_kernel_desc {
     uint32_t reqd_sub_group_size;     /* 0 when not required */
     bool needs_sub_groups;            /* uses sub-groups or non-uniform groups */
     bool needs_split_barriers;        /* uses async_barrier */
+    bool needs_non_uniform_groups;    /* makes ballot/tangle/opportunistic groups */
 } sgrt_kernel_desc;
 
 typedef struct sgrt_module_desc {
@@ -190,7 +191,8 @@ typedef struct sgrt_device_info {
     char driver_version[128];
     /* capabilities (SPEC §2 tiers) */
     bool sub_groups;            /* khr/intel extensions, NVIDIA OpenCL (nvptx), or CUDA */
-    bool non_uniform_groups;    /* ballot + shuffle available (or nvptx/CUDA) */
+    bool non_uniform_groups;    /* ballot + shuffle that work in divergent flow
+                                   (a non-uniform extension; nvptx/CUDA) */
     bool split_barriers;        /* always on OpenCL (emulated); CUDA: sm_80+ */
     bool fp64;
     bool nvptx;                 /* NVIDIA OpenCL: host defines SGC_NV_PTX=1 */

@@ -66,6 +66,8 @@ struct sgrt_kernel {
     SgrtArg *args;            /* desc->param_count slots */
     void *api_kernel;         /* cl_kernel / CUfunction */
     size_t max_dynamic_local; /* CUDA: dynamic shared size already allowed */
+    size_t sub_group_checked[3]; /* local size whose sub-group size passed the
+                                    64-lane check (all 0: none yet) */
 };
 
 struct sgrt_program {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # gpu_batch.sh — everything this project runs on a lent GPU machine, in one
 # go (device time is scarce).  Run from the repo root after
-# scripts/pack_gpu.sh filled .devbuild/ here.  Logs go to $OUT (or /tmp).
+# scripts/pack_gpu.sh filled .devbuild/ here.  Logs go to /tmp/gpu_batch;
+# with $OUT set (the device tool) they come back as $OUT/logs.tgz plus
+# $OUT/summary.txt (the tool returns at most 8 files).
 set -u
 root=$(pwd)
-out=${OUT:-/tmp/gpu_batch}
+out=/tmp/gpu_batch
+rm -rf "$out"
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$root/.devbuild/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nv_ocl=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
@@ -53,3 +56,7 @@ step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 104857
 wait
 cat "$out"/bg_*.txt
 echo "== summary"; cat "$out/summary.txt"
+if [ -n "${OUT:-}" ]; then
+    cp "$out/summary.txt" "$OUT/"
+    tar -C "$out" -czf "$OUT/logs.tgz" .
+fi

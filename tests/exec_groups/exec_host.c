@@ -22,7 +22,11 @@
  * -DSGC_SPEC_0 the cubins were compiled with).
  *
  * usage: exec_groups [-p PLATFORM-SUBSTRING] [-o BUILD-OPTIONS] [-N FIXED_N]
- *                    [-k NAME-FRAGMENTS] [--quick] [--no-divergent] DIR
+ *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [--no-divergent] DIR
+ * --local N runs only work-group size N.  On a device whose sub-groups do
+ * not promise divergent operation (no cl_khr_subgroup_non_uniform_vote or
+ * _arithmetic: PoCL 5) the ballot, tangle and opportunistic kinds are
+ * skipped and counted, as sgrt refuses such kernels there.
  * -k runs the kernels whose names contain one of the comma-separated
  * fragments; --quick runs one work-group size (300: more items than the wg
  * tier's scratch holds, so its chunking runs) and, except for votes, one
@@ -235,12 +239,14 @@ typedef struct Dev {
     cl_command_queue queue;
 #endif
     bool sub_groups, fp64;
+    bool divergent_ok;  /* sub-group operations work in divergent flow */
     const char *options;
     const char *only;
     bool quick;
+    size_t local;       /* --local: the one work-group size to run, or 0 */
 } Dev;
 
-static int failures, passes, skips;
+static int failures, passes, skips, kinds_skipped;
 
 static void fail(const char *fmt, const char *a, const char *b, long c, long d)
 {
@@ -297,8 +303,13 @@ static int pick_device(Dev *dev, const char *want)
         dev->queue = clCreateCommandQueue(dev->context, dev->device, 0, &err);
         dev->sub_groups = has_ext(dev->device, "cl_khr_subgroups") || has_ext(dev->device, "cl_intel_subgroups");
         dev->fp64 = has_ext(dev->device, "cl_khr_fp64");
-        printf("device: %s (%s, %s)\n", name, dev->sub_groups ? "sub-groups" : "wg tier: no sub-groups",
-               dev->fp64 ? "fp64" : "no fp64");
+        /* sgrt's rule (runtime/opencl.c): only the non-uniform extensions
+         * promise sub-group operations in divergent control flow. */
+        dev->divergent_ok = has_ext(dev->device, "cl_khr_subgroup_non_uniform_vote") ||
+                            has_ext(dev->device, "cl_khr_subgroup_non_uniform_arithmetic");
+        printf("device: %s (%s, %s%s)\n", name, dev->sub_groups ? "sub-groups" : "wg tier: no sub-groups",
+               dev->fp64 ? "fp64" : "no fp64",
+               dev->sub_groups && !dev->divergent_ok ? ", no divergent sub-group operations" : "");
         return 0;
     }
     return -1;
@@ -392,7 +403,7 @@ static int pick_device(Dev *dev, const char *want)
         cuCtxSetCurrent(dev->context) != CUDA_SUCCESS)
         return -1;
     cuDeviceGetName(name, sizeof name - 1, d);
-    dev->sub_groups = dev->fp64 = true;
+    dev->sub_groups = dev->fp64 = dev->divergent_ok = true;
     printf("device: %s (CUDA, warp = sub-group)\n", name);
     return 0;
 }
@@ -698,12 +709,17 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
         return;
     }
     static const size_t sizes[] = {37, 64, 200}, quick_sizes[] = {300};
-    const size_t *size = dev->quick ? quick_sizes : sizes;
-    int nsizes = dev->quick ? 1 : 3;
+    const size_t *size = dev->local ? &dev->local : dev->quick ? quick_sizes : sizes;
+    int nsizes = dev->local || dev->quick ? 1 : 3;
     int kinds = c->sub_groups ? (divergent ? K_SG_COUNT : K_OPPORTUNISTIC) : 1;
     int first_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM : 0;
     int end_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM + 1 : PAT_COUNT;
-    for (int kind = 0; kind < kinds; kind++)
+    for (int kind = 0; kind < kinds; kind++) {
+        bool divergent = kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
+        if (c->sub_groups && divergent && !dev->divergent_ok) {
+            kinds_skipped++; /* sgrt refuses these kernels on such a device */
+            continue;
+        }
         for (int pattern = first_pattern; pattern < end_pattern; pattern++)
             for (int s = 0; s < nsizes; s++) {
                 Launch l = {.c = c, .kind = kind, .pattern = pattern, .local = size[s],
@@ -722,6 +738,7 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
                     check(&l);
                 free(l.in), free(l.out), free(l.info), free(l.pred), free(l.sel);
             }
+    }
     release_kernel(k);
 }
 
@@ -742,13 +759,15 @@ int main(int argc, char **argv)
             divergent = false;
         else if (!strcmp(argv[i], "-k") && i + 1 < argc)
             dev.only = argv[++i];
+        else if (!strcmp(argv[i], "--local") && i + 1 < argc)
+            dev.local = (size_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             dev.quick = true;
         else
             dir = argv[i];
     }
     if (!dir) {
-        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--no-divergent] DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [--no-divergent] DIR\n", argv[0]);
         return 2;
     }
     if (pick_device(&dev, platform) != 0) {
@@ -758,7 +777,7 @@ int main(int argc, char **argv)
     if (strstr(options, "SGC_FORCE_TIER_WG")) /* the library's test switch */
         dev.sub_groups = false;
     if (strstr(options, "SGC_NV_PTX")) /* NVIDIA OpenCL: warps through inline PTX */
-        dev.sub_groups = true;
+        dev.sub_groups = dev.divergent_ok = true;
     /* FIXED_N is spec constant 0 of every unit (gen_exec.py). */
     char opts[1024];
     snprintf(opts, sizeof opts, "%s -DSGC_SPEC_0=%uu", options, fixed_n);
@@ -804,7 +823,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         release_program(p);
     }
-    printf("%d checks passed, %d failed, %d kernels skipped (no fp64), %d units refused on the wg tier\n",
-           passes, failures, skips, refused);
+    printf("%d checks passed, %d failed, %d kernels skipped (no fp64), %d units refused on the wg tier, "
+           "%d ballot/tangle/opportunistic kernel runs skipped (no divergent sub-group operations)\n",
+           passes, failures, skips, refused, kinds_skipped);
     return failures ? 1 : 0;
 }

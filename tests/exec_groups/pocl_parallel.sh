@@ -1,8 +1,9 @@
 #!/bin/sh
 # pocl_parallel.sh HOST GEN_DIR LOG_DIR [PLATFORM] — the sgcc group matrix
-# (exec_host.c --quick) on one OpenCL platform, one process per element type
-# in parallel: PoCL compiles each kernel slowly, and the GPU machine has the
-# cores.  Prints each process's last lines; exits 1 if any check failed.
+# (exec_host.c --quick --local 64: PoCL 5 makes the whole work-group one
+# sub-group, and sgcc's lane masks hold 64) on one OpenCL platform, one
+# process per element type in parallel: PoCL compiles each kernel slowly,
+# and the GPU machine has the cores.  Prints each process's last lines; exits 1 if any check failed.
 host=${1:?usage: pocl_parallel.sh HOST GEN_DIR LOG_DIR [PLATFORM]}
 gen=${2:?}
 logs=${3:?}
@@ -11,7 +12,7 @@ mkdir -p "$logs"
 for t in _bool _char _uchar _short _ushort _int _uint _long _ulong _float _double vote; do
     echo "$t"
 done | xargs -P 12 -I{} sh -c \
-    '"$1" -p "$2" -N 4 --quick -k "$3" "$4" >"$5/matrix$3.log" 2>&1; echo "$3 rc=$?" >>"$5/rc.txt"' \
+    '"$1" -p "$2" -N 4 --quick --local 64 -k "$3" "$4" >"$5/matrix$3.log" 2>&1; echo "$3 rc=$?" >>"$5/rc.txt"' \
     _ "$host" "$platform" {} "$gen" "$logs"
 status=0
 for log in "$logs"/matrix*.log; do

@@ -367,6 +367,27 @@ START_TEST(test_sub_group_use_is_transitive)
     ck_assert(!r->tu.kernels[1]->uses_sub_groups);
     ck_assert(r->tu.uses_sub_groups);
     ck_assert(!r->tu.uses_fp64);
+    ck_assert(!r->tu.kernels[0]->uses_non_uniform_groups);
+    run_free(r);
+}
+END_TEST
+
+/* Ballot, tangle and opportunistic groups need divergent sub-group
+ * operations (sgrt checks the device); fixed-size groups do not. */
+START_TEST(test_non_uniform_group_use_is_transitive)
+{
+    Run *r = run("int part(int v) { ballot_group b = get_ballot_group(get_sub_group(), v > 0);\n"
+                 "                  return reduce_over_group(b, v, plus); }\n"
+                 "int wrap(int v) { return part(v); }\n"
+                 "kernel void a(global int *o) { o[0] = wrap(1); }\n"
+                 "kernel void b(global int *o) { o[0] = get_opportunistic_group().get_local_linear_id(); }\n"
+                 "kernel void c(global int *o) { o[0] = reduce_over_group(get_fixed_size_group<4>(get_sub_group()), 1, plus); }\n");
+    ck_assert_msg(r->errors == 0, "%s", r->text);
+    ck_assert_int_eq(r->tu.kernel_count, 3);
+    ck_assert(r->tu.kernels[0]->uses_non_uniform_groups);
+    ck_assert(r->tu.kernels[1]->uses_non_uniform_groups);
+    ck_assert(!r->tu.kernels[2]->uses_non_uniform_groups);
+    ck_assert(r->tu.kernels[2]->uses_sub_groups);
     run_free(r);
 }
 END_TEST
@@ -382,6 +403,7 @@ START_TEST(test_tangle_and_fp64_flags)
     ck_assert(r->tu.functions[1]->needs_tangle_mask);
     ck_assert(r->tu.kernels[0]->needs_tangle_mask);
     ck_assert(r->tu.kernels[0]->uses_sub_groups);
+    ck_assert(r->tu.kernels[0]->uses_non_uniform_groups);
     ck_assert(r->tu.uses_fp64);
     run_free(r);
 }
@@ -663,6 +685,7 @@ int main(void)
     tcase_add_test(tc, test_spec_fixed_size_group);
     tcase_add_test(tc, test_groups_typed);
     tcase_add_test(tc, test_sub_group_use_is_transitive);
+    tcase_add_test(tc, test_non_uniform_group_use_is_transitive);
     tcase_add_test(tc, test_tangle_and_fp64_flags);
     tcase_add_test(tc, test_barriers_typed);
     tcase_add_test(tc, test_attributes);
