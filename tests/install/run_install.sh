@@ -71,9 +71,16 @@ check "meson consumer: build" meson compile -C "$mb"
 check "meson consumer: runs correctly on the default device" runs_correctly "$mb/consumer"
 devices=$("$P/bin/sgrt-info" 2>/dev/null | sed -n 's/^\([0-9]\+\): \([a-z]*:[0-9]*\) .*/\2/p')
 check "installed sgrt-info lists a device" test -n "$devices"
+ballot_ran=0
 for dev in $devices; do
     check "meson consumer: runs correctly on $dev" runs_correctly "$mb/consumer" "$dev"
+    grep -q '^ballot_sums: correct' "$tmp/run.out" && ballot_ran=1
 done
+# The ballot kernel must have run where a device can run it.
+if "$P/bin/sgrt-info" 2>/dev/null | grep -q 'non-uniform groups yes'; then
+    check "meson consumer: the ballot-group kernel ran on a device with sub-groups" \
+        test $ballot_ran = 1
+fi
 check "meson consumer: no-op build is a no-op" bash -c \
     'ninja -C "$1" -n | grep -q "no work to do"' _ "$mb"
 touch "$tmp/src/consumer/kernels/partition.sgh"
