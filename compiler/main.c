@@ -1,7 +1,7 @@
 /* main.c — the sgcc command (SPEC §3): options, the pipeline, the outputs.
  *
  * Options are one X-macro table that drives both the parser and --help, so
- * the two cannot disagree (docs/sgcc.1 lists the same rows; tests/cli checks
+ * the two cannot disagree (docs/sgcc.1.scd lists the same rows; tests/cli checks
  * it).  The pipeline is the one of docs/DESIGN.md: load, preprocess, parse,
  * sema, emit each target into memory, optionally the host header and
  * --verify, and only then write.
