@@ -98,6 +98,21 @@ touch "$tmp/src/consumer/kernels/partition.sgh"
 check "cmake consumer: editing an included file reruns sgcc on both kernels" bash -c \
     'cmake --build "$1" >"$1/rebuild.log" && grep -q "sgcc .*block_scan.sgc" "$1/rebuild.log" &&
      grep -q "sgcc .*ballot_sums.sgc" "$1/rebuild.log"' _ "$cb"
+# The other generator and the shared library: Ninja reads the depfile in the
+# form CMake rewrites it to (policy CMP0116, set by sgccConfig.cmake).
+cn=$tmp/cmake-ninja
+check "cmake consumer (Ninja, shared sgrt): configure from scratch" \
+    cmake -G Ninja -S "$tmp/src/cmake-consumer" -B "$cn" -DCMAKE_PREFIX_PATH="$P"
+check "cmake consumer (Ninja, shared sgrt): build" cmake --build "$cn"
+check "cmake consumer (Ninja, shared sgrt): linked the installed libsgrt.so" bash -c \
+    'ldd "$1" | grep -q "libsgrt.so.0 => $2/libsgrt.so.0"' _ "$cn/consumer" "$L"
+check "cmake consumer (Ninja, shared sgrt): runs correctly" runs_correctly "$cn/consumer"
+check "cmake consumer (Ninja): no-op build is a no-op" bash -c \
+    'ninja -C "$1" -n | grep -q "no work to do"' _ "$cn"
+touch "$tmp/src/consumer/kernels/partition.sgh"
+check "cmake consumer (Ninja): editing an included file reruns sgcc" bash -c \
+    'ninja -C "$1" -n >"$1/plan" && grep -q "sgcc .*block_scan.sgc" "$1/plan" &&
+     grep -q "sgcc .*ballot_sums.sgc" "$1/plan"' _ "$cn"
 check "cmake consumer: find_package(sgcc 99) is refused" bash -c \
     'printf "cmake_minimum_required(VERSION 3.20)\nproject(v C)\nfind_package(sgcc 99 REQUIRED)\n" >"$2/CMakeLists.txt" &&
      ! cmake -S "$2" -B "$2/b" -DCMAKE_PREFIX_PATH="$1"' _ "$P" "$(mkdir -p "$tmp/v" && echo "$tmp/v")"
