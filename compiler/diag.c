@@ -143,6 +143,35 @@ void diag_init(Diag *d, SourceManager *sources, FILE *out)
     memset(d, 0, sizeof *d);
     d->sources = sources;
     d->out = out;
+    /* GCC's defaults (GCC_COLORS in gcc(1)). */
+    strcpy(d->sgr[DIAG_COLOR_ERROR], "01;31");
+    strcpy(d->sgr[DIAG_COLOR_WARNING], "01;35");
+    strcpy(d->sgr[DIAG_COLOR_NOTE], "01;36");
+    strcpy(d->sgr[DIAG_COLOR_LOCUS], "01");
+    strcpy(d->sgr[DIAG_COLOR_QUOTE], "01");
+}
+
+void diag_set_colors(Diag *d, const char *spec)
+{
+    static const char *const keys[DIAG_COLOR_COUNT] = {"error", "warning", "note", "locus",
+                                                       "quote"};
+    for (const char *p = spec; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (eq) {
+            size_t key_len = (size_t)(eq - p), value_len = len - key_len - 1;
+            bool valid = value_len < sizeof d->sgr[0];
+            for (size_t i = 0; valid && i < value_len; i++)
+                valid = (eq[1 + i] >= '0' && eq[1 + i] <= '9') || eq[1 + i] == ';';
+            for (int k = 0; valid && k < DIAG_COLOR_COUNT; k++)
+                if (strlen(keys[k]) == key_len && memcmp(p, keys[k], key_len) == 0) {
+                    memcpy(d->sgr[k], eq + 1, value_len);
+                    d->sgr[k][value_len] = '\0';
+                }
+        }
+        p = end ? end + 1 : p + len;
+    }
 }
 
 static const char *level_name(DiagLevel level)
@@ -156,12 +185,59 @@ static const char *level_name(DiagLevel level)
     return "error";
 }
 
-static const char *level_color(DiagLevel level)
+static DiagColorPart level_color(DiagLevel level)
 {
     switch (level) {
-    case DIAG_NOTE: return "\033[1;36m";
-    case DIAG_WARNING: return "\033[1;35m";
-    default: return "\033[1;31m";
+    case DIAG_NOTE: return DIAG_COLOR_NOTE;
+    case DIAG_WARNING: return DIAG_COLOR_WARNING;
+    default: return DIAG_COLOR_ERROR;
+    }
+}
+
+/* Colour on and off the way GCC writes them: SGR, then "erase to the end of
+ * the line" so that a background colour does not bleed (GCC's \33[K). */
+static void color_start(Diag *d, DiagColorPart part)
+{
+    if (d->color && d->sgr[part][0])
+        fprintf(d->out, "\033[%sm\033[K", d->sgr[part]);
+}
+
+static void color_end(Diag *d, DiagColorPart part)
+{
+    if (d->color && d->sgr[part][0])
+        fputs("\033[m\033[K", d->out);
+}
+
+static bool is_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The message; with colour, text in a pair of single quotes ('name') gets
+ * the quote colour, the quotes themselves staying plain, as GCC does.  An
+ * apostrophe inside a word ("can't") opens nothing. */
+static void print_message(Diag *d, const char *message)
+{
+    if (!d->color || !d->sgr[DIAG_COLOR_QUOTE][0]) {
+        fputs(message, d->out);
+        return;
+    }
+    for (const char *p = message; *p;) {
+        const char *close = NULL;
+        if (*p == '\'' && (p == message || !is_word_char(p[-1])))
+            for (const char *q = p + 1; *q && !close; q++)
+                if (*q == '\'' && q > p + 1 && !is_word_char(q[1]))
+                    close = q;
+        if (!close) {
+            fputc(*p++, d->out);
+            continue;
+        }
+        fputc('\'', d->out);
+        color_start(d, DIAG_COLOR_QUOTE);
+        fwrite(p + 1, 1, (size_t)(close - p - 1), d->out);
+        color_end(d, DIAG_COLOR_QUOTE);
+        fputc('\'', d->out);
+        p = close + 1;
     }
 }
 
@@ -199,25 +275,52 @@ static void print_json(Diag *d, DiagLevel level, const char *file, unsigned line
     fputc('}', d->out);
 }
 
-static void print_caret_line(Diag *d, const char *text, size_t len, unsigned col)
+/* The source line and a caret under the column.  With colour, the caret and
+ * the token it points at (an identifier or number, else one character) get
+ * the colour of the diagnostic's level, as GCC colours its range. */
+static void print_caret_line(Diag *d, DiagLevel level, const char *text, size_t len, unsigned col)
 {
-    fprintf(d->out, "%.*s\n", (int)len, text);
+    size_t at = col > 0 ? col - 1 : 0, token_end = at;
+    if (d->color && at < len) {
+        token_end = at + 1;
+        while (is_word_char(text[at]) && token_end < len && is_word_char(text[token_end]))
+            token_end++;
+    }
+    if (token_end > at) {
+        fwrite(text, 1, at, d->out);
+        color_start(d, level_color(level));
+        fwrite(text + at, 1, token_end - at, d->out);
+        color_end(d, level_color(level));
+        fprintf(d->out, "%.*s\n", (int)(len - token_end), text + token_end);
+    } else {
+        fprintf(d->out, "%.*s\n", (int)len, text);
+    }
     /* Keep tabs so that the caret lines up under the same column. */
     for (unsigned i = 1; i < col && i - 1 < len; i++)
         fputc(text[i - 1] == '\t' ? '\t' : ' ', d->out);
-    fputs(d->color ? "\033[1;32m^\033[0m\n" : "^\n", d->out);
+    color_start(d, level_color(level));
+    fputc('^', d->out);
+    color_end(d, level_color(level));
+    fputc('\n', d->out);
 }
 
+/* GCC's layout: "file:line:col: error: message", colour codes around the
+ * locus and the level only, so that the text without them is unchanged. */
 static void print_text(Diag *d, DiagLevel level, const char *file, unsigned line,
                        unsigned col, const char *message)
 {
-    const char *bold = d->color ? "\033[1m" : "", *reset = d->color ? "\033[0m" : "";
+    color_start(d, DIAG_COLOR_LOCUS);
     if (line > 0)
-        fprintf(d->out, "%s%s:%u:%u: ", bold, file, line, col);
+        fprintf(d->out, "%s:%u:%u:", file, line, col);
     else
-        fprintf(d->out, "%s%s: ", bold, file);
-    fprintf(d->out, "%s%s:%s %s%s%s\n", d->color ? level_color(level) : "", level_name(level),
-            reset, bold, message, reset);
+        fprintf(d->out, "%s:", file);
+    color_end(d, DIAG_COLOR_LOCUS);
+    fputc(' ', d->out);
+    color_start(d, level_color(level));
+    fprintf(d->out, "%s: ", level_name(level));
+    color_end(d, level_color(level));
+    print_message(d, message);
+    fputc('\n', d->out);
 }
 
 static bool count_and_filter(Diag *d, DiagLevel *level)
@@ -276,7 +379,7 @@ void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list 
     if (f) {
         size_t len;
         const char *text = srcmgr_line_text(d->sources, loc, &len);
-        print_caret_line(d, text, len, col);
+        print_caret_line(d, level, text, len, col);
     }
 }
 

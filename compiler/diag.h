@@ -48,11 +48,23 @@ const char *srcmgr_line_text(const SourceManager *sm, SrcLoc loc, size_t *len);
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_FATAL } DiagLevel;
 typedef enum DiagFormat { DIAG_FORMAT_TEXT, DIAG_FORMAT_JSON } DiagFormat;
 
+/* Parts of a coloured diagnostic, named as in GCC_COLORS; each holds the
+ * SGR parameters ("01;31") of its colour, "" for none. */
+typedef enum DiagColorPart {
+    DIAG_COLOR_ERROR,   /* "error:" and "fatal error:", the caret and its token */
+    DIAG_COLOR_WARNING, /* "warning:", ... */
+    DIAG_COLOR_NOTE,    /* "note:", ... */
+    DIAG_COLOR_LOCUS,   /* "file:line:col:" */
+    DIAG_COLOR_QUOTE,   /* 'names' quoted in the message */
+    DIAG_COLOR_COUNT
+} DiagColorPart;
+
 typedef struct Diag {
     SourceManager *sources;
     FILE *out;               /* where diagnostics go (stderr) */
     DiagFormat format;
     bool color;              /* ANSI colours in text format */
+    char sgr[DIAG_COLOR_COUNT][32]; /* the colours; GCC's defaults */
     bool warnings_as_errors; /* -Werror */
     bool suppress_warnings;  /* -w */
     unsigned error_count, warning_count;
@@ -64,6 +76,10 @@ typedef struct Diag {
 } Diag;
 
 void diag_init(Diag *d, SourceManager *sources, FILE *out);
+/* Overrides colours from a GCC_COLORS-style list, "error=01;31:locus=01";
+ * keys GCC has and sgcc does not draw (range1, path, ...) are accepted and
+ * ignored, as are values that are not SGR parameters (digits and ';'). */
+void diag_set_colors(Diag *d, const char *spec);
 /* Finishes output (closes the JSON array). */
 void diag_finish(Diag *d);
 

@@ -1,7 +1,7 @@
 /* main.c — the sgcc command (SPEC §3): options, the pipeline, the outputs.
  *
  * Options are one X-macro table that drives both the parser and --help, so
- * the two cannot disagree (docs/sgcc.1 lists the same rows; tests/cli checks
+ * the two cannot disagree (docs/sgcc.1.scd lists the same rows; tests/cli checks
  * it).  The pipeline is the one of docs/DESIGN.md: load, preprocess, parse,
  * sema, emit each target into memory, optionally the host header and
  * --verify, and only then write.
@@ -402,6 +402,12 @@ static void compilation_init(Compilation *c, const DriverOptions *opt)
     diag_init(&c->diag, &c->sources, stderr);
     c->diag.format = opt->format;
     c->diag.color = opt->format == DIAG_FORMAT_TEXT && color_wanted(opt->color);
+    /* GCC_COLORS picks the colours; set but empty, it turns auto colour off
+     * (as for GCC).  --color=always still colours, with GCC's defaults. */
+    const char *gcc_colors = getenv("GCC_COLORS");
+    if (gcc_colors && !*gcc_colors && opt->color == COLOR_AUTO)
+        c->diag.color = false;
+    diag_set_colors(&c->diag, gcc_colors);
     c->diag.warnings_as_errors = opt->werror;
     c->diag.suppress_warnings = opt->no_warnings;
     arena_init(&c->arena);

@@ -209,7 +209,7 @@ typedef struct sgrt_device_info {
 sgrt_status sgrt_device_count(size_t *count);
 sgrt_status sgrt_device_get(size_t index, sgrt_device **device);
 /* Selects by `selector` (syntax in docs/RUNTIME.md: "cuda:0", "opencl:1",
- * "opencl:pocl", "cpu", "gpu", "intel" ...); NULL means $SGRT_DEVICE, and when
+ * "opencl:portable", "cpu", "gpu", "intel" ...); NULL means $SGRT_DEVICE, and when
  * that is unset, the first GPU, else the first OpenCL CPU device. */
 sgrt_status sgrt_device_select(const char *selector, sgrt_device **device);
 sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *info);

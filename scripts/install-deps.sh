@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh — Debian packages and Python packages sgcc needs to build
-# and test.  Idempotent; uses sudo when not run as root.
+# and test (scdoc: the man page; cmake: the CMake consumer test;
+# python3-jsonschema: the diagnostics schema test).  Idempotent; uses sudo
+# when not run as root.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -9,7 +11,8 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     gcc make pkg-config python3 python3-pip flex bison \
     libclang-19-dev llvm-19-dev llvm-19-tools check meson ninja-build \
-    pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo valgrind >/dev/null
+    pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo valgrind \
+    scdoc cmake python3-jsonschema >/dev/null
 # The Intel CPU OpenCL runtime (OpenCL 3.0 with the sub-group extensions) and
 # Oclgrind come from PyPI.  --break-system-packages is needed where the
 # system Python is "externally managed" (Debian 12's own python3).
