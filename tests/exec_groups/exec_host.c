@@ -22,7 +22,7 @@
  * -DSGC_SPEC_0 the cubins were compiled with).
  *
  * usage: exec_groups [-p PLATFORM-SUBSTRING] [-o BUILD-OPTIONS] [-N FIXED_N]
- *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [--no-divergent] DIR
+ *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [-v] [--no-divergent] DIR
  * --local N runs only work-group size N.  On a device whose sub-groups do
  * not promise divergent operation (no cl_khr_subgroup_non_uniform_vote or
  * _arithmetic: PoCL 5) the ballot, tangle and opportunistic kinds are
@@ -243,6 +243,7 @@ typedef struct Dev {
     const char *options;
     const char *only;
     bool quick;
+    bool verbose;       /* -v: a line before each launch (finding hangs) */
     size_t local;       /* --local: the one work-group size to run, or 0 */
 } Dev;
 
@@ -732,6 +733,11 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
                 l.pred = malloc(l.n * 4);
                 l.sel = malloc(l.n * 4);
                 fill(&l);
+                if (dev->verbose) {
+                    printf("  %s %s pattern %d local %ld\n", c->name, kind_names[kind], pattern,
+                           (long)l.local);
+                    fflush(stdout);
+                }
                 if (run(dev, k, &l) != 0)
                     fail("%s: launch failed (%s, local %ld)%ld", c->name, kind_names[kind], (long)l.local, 0);
                 else
@@ -763,11 +769,13 @@ int main(int argc, char **argv)
             dev.local = (size_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             dev.quick = true;
+        else if (!strcmp(argv[i], "-v"))
+            dev.verbose = true;
         else
             dir = argv[i];
     }
     if (!dir) {
-        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [--no-divergent] DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [-v] [--no-divergent] DIR\n", argv[0]);
         return 2;
     }
     if (pick_device(&dev, platform) != 0) {
@@ -796,6 +804,10 @@ int main(int argc, char **argv)
             continue;
         }
         char *log = NULL;
+        if (dev.verbose) {
+            printf("building %s\n", units[u].name);
+            fflush(stdout);
+        }
         void *p = build(&dev, dir, units[u].name, &log);
         if (needs_sg && !dev.sub_groups) {
             /* The wg tier must refuse each sub-group kernel by name. */
