@@ -349,8 +349,9 @@ struct Node {
     bool is_const_expr;    /* expression folds to const_value at translation time */
     int64_t const_value;
     bool depends_on_spec_const; /* constant only once spec constants are bound */
-    bool is_uniform;       /* same value for every work-item of the sub-group
-                              (used to avoid ballots, SPEC §2) */
+    bool is_uniform;       /* same value for every work-item of the current tangle:
+                              of the sub-group, or, inside a divergent branch, of
+                              the work-items that took it (avoids ballots, SPEC §2) */
     void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
     int method;            /* ND_CALL of a group/barrier member function: a Method
                               (builtins.h); callee is the ND_MEMBER; 0 otherwise */
@@ -409,6 +410,9 @@ struct Symbol {
     int scope_depth;       /* sema: 0 file scope, 1 parameters, 2+ nested blocks */
     bool has_indirect_calls; /* SYM_FUNC: calls through a function pointer */
     bool is_uniform;       /* SYM_VAR local/param: every assignment is uniform */
+    int decl_divergence;   /* SYM_VAR local: nesting of non-uniform conditions at
+                              its declaration; assignments at that nesting keep it
+                              uniform for the tangle its scope lies in */
 };
 
 /* A translation unit after sema: the tree plus the tables emitters need. */

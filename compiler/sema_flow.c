@@ -7,9 +7,12 @@
  *    function that may be reached through a function pointer (SPEC §1.1);
  *  - uniformity (Node.is_uniform, SPEC §2): a flow-insensitive fixed point
  *    over each function.  A local is uniform while every assignment to it
- *    is uniform and happens in uniform control flow; control flow becomes
- *    divergent under a non-uniform condition, and a loop containing a
- *    divergent break/continue/return is divergent as a whole. */
+ *    is uniform and happens in control flow no more divergent than at its
+ *    declaration (so a counter declared inside a divergent branch is
+ *    uniform for that branch's tangle, which is all the tangle lowering
+ *    asks); control flow becomes divergent under a non-uniform condition,
+ *    and a loop containing a divergent break/continue/return is divergent
+ *    as a whole. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -160,6 +163,16 @@ static bool u_expr(Uni *u, Node *n);
 
 static bool divergent_now(const Uni *u) { return u->divergent > 0 || u->diverged; }
 
+/* Whether an assignment to `sym` here happens in control flow that is
+ * divergent relative to its declaration.  A local declared inside a
+ * divergent branch lives only there (C scoping), so writes at the same
+ * nesting are made by every work-item of that branch's tangle. */
+static bool divergent_for(const Uni *u, const Symbol *sym)
+{
+    int base = sym && sym->kind == SYM_VAR && !sym->is_global ? sym->decl_divergence : 0;
+    return u->divergent > base || u->diverged;
+}
+
 static void make_nonuniform(Uni *u, Symbol *sym)
 {
     if (sym && sym->kind == SYM_VAR && !sym->is_global && sym->is_uniform) {
@@ -187,8 +200,9 @@ static Symbol *written_var(Node *lhs)
 
 static bool u_assign(Uni *u, Node *target, bool value_uniform)
 {
-    if (!value_uniform || divergent_now(u))
-        make_nonuniform(u, written_var(target));
+    Symbol *sym = written_var(target);
+    if (!value_uniform || divergent_for(u, sym))
+        make_nonuniform(u, sym);
     return value_uniform;
 }
 
@@ -367,9 +381,10 @@ static void u_decl(Uni *u, Node *decl)
         Symbol *sym = d->sym;
         if (!sym || sym->kind != SYM_VAR)
             continue;
+        sym->decl_divergence = u->divergent;
         if (type_space(sym->ty) == AS_LOCAL)
             make_nonuniform(u, sym);
-        if (d->init && (!u_expr(u, d->init) || divergent_now(u)))
+        if (d->init && (!u_expr(u, d->init) || divergent_for(u, sym)))
             make_nonuniform(u, sym);
     }
 }
