@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define SLOTS 14
+#define SLOTS 16
 
 static inline int tangle_data(int gid) { return (gid * 7 + gid / 5) % 23; }
 
@@ -36,6 +36,7 @@ static inline bool tangle_reaches(int v, int limit, int slot, int *x)
     case 11: *x = v; return alive && v % 3 == 2;
     case 12: *x = 1; return alive;
     case 13: *x = v; return alive && limit > 2;
+    case 14: case 15: *x = slot - 14; return (v & 1) && slot - 14 < limit - 3;
     default: return false;
     }
 }
