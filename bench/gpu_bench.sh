@@ -2,7 +2,7 @@
 # gpu_bench.sh — the GPU benchmark suite in one command: sgcc's CUDA and
 # OpenCL (nvptx tier) output against hand-written CUDA baselines (warp
 # shuffles, CUB, cooperative groups, cuda::barrier), every result checked
-# against a host reference, tables printed at the end.  docs/BENCHMARKS.md
+# against a host reference, tables printed at the end.  docs/GPU_BENCHMARKS.md
 # describes what is measured.
 #
 # Here (has sgcc):   bench/gpu_pack.sh            -> .gpu/bench/ (sgcc output)
