@@ -82,18 +82,17 @@ if [ $have_nvcc = 1 ] && [ "$(cat "$work/gpu_cuda.rc" 2>/dev/null)" = 0 ] &&
     "$nvcc" $nvflags "$work/gpu_cuda.o" "$work/gpu_kernels.o" "$work/tiles.o" "$work/matmul.o" \
         -o "$work/gpu_cuda" >>"$log" 2>&1; then
     say "== CUDA: sgcc output (nvcc) and hand-written baselines"
-    timeout 300 "$work/gpu_cuda" $small "$tsv" >"$work/cuda.out" 2>&1
-    rc=$?
-    tee -a "$log" <"$work/cuda.out"
+    { timeout 300 "$work/gpu_cuda" $small "$tsv"; echo $? >"$work/cuda.status"; } 2>&1 | tee -a "$log"
+    rc=$(cat "$work/cuda.status")
     [ $rc = 0 ] || [ $rc = 77 ] || { say "gpu_bench: gpu_cuda exit $rc"; status=1; }
 elif [ $have_nvcc = 1 ]; then
     say "gpu_bench: CUDA program not built"; status=1
 fi
 if [ "$(cat "$work/gpu_ocl.rc" 2>/dev/null)" = 0 ]; then
     say "== OpenCL ($platform): sgcc output"
-    timeout 240 "$work/gpu_ocl" $small -p "$platform" -g "$gen" "$tsv" >"$work/ocl.out" 2>&1
-    rc=$?
-    tee -a "$log" <"$work/ocl.out"
+    { timeout 240 "$work/gpu_ocl" $small -p "$platform" -g "$gen" "$tsv"; echo $? >"$work/ocl.status"; } 2>&1 |
+        tee -a "$log"
+    rc=$(cat "$work/ocl.status")
     [ $rc = 0 ] || [ $rc = 77 ] || { say "gpu_bench: gpu_ocl exit $rc"; status=1; }
 fi
 

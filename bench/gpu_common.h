@@ -121,13 +121,15 @@ static double gb_sum_float(const float *a, size_t n)
     return acc;
 }
 
-/* Float sums are checked to a relative 1e-5 of the sum of magnitudes
- * (inputs are non-negative): far above float rounding in any order for
- * 2^28 terms split over many partial sums, far below one missing element. */
-static int gb_float_sum_ok(float got, double want, size_t n)
+/* Float sums are checked to a relative 1e-4 (inputs are non-negative, so
+ * that is of the sum of magnitudes): above the rounding of any summation
+ * order used here (float atomics into a 2^27-sized total are the worst),
+ * below the share of one work-group's or one thread block's partial sum
+ * (about 1e-3), so a lost or doubled partial shows.  Single elements are
+ * covered by the exact int sums. */
+static int gb_float_sum_ok(float got, double want)
 {
-    (void)n;
-    return fabs((double)got - want) <= 1e-5 * want + 1e-3;
+    return fabs((double)got - want) <= 1e-4 * want + 1e-3;
 }
 
 /* ---- group algorithms ---- */
