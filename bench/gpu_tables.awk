@@ -2,8 +2,8 @@
 # bench/gpu_ocl.c (gpu_common.h: gb_record).  Input, tab-separated:
 #   table  row  implementation  role  ms  rate  unit  check
 # One table per `table`, one line per `row`, one column per implementation
-# (time, rate, and the share of the table's "ref" bandwidth where there is
-# one), then one speed column per (sgcc implementation, baseline) pair:
+# (sgcc's first, then the baselines; time, rate, and the share of the
+# table's "ref" bandwidth where there is one), then one speed column per (sgcc implementation, baseline) pair:
 # baseline time / sgcc time, so 1.00x or more means sgcc is at least as fast.
 # Tables and rows keep the order in which they first appear.
 BEGIN {
@@ -39,8 +39,14 @@ END {
         printf "\n### %s\n\n", (t in title) ? title[t] : t
         if (t in refrate)
             printf "Percentages: share of the %s bandwidth in the same run.\n\n", refrow[t]
+        # columns: sgcc implementations, then baselines, then references
+        nc = 0
+        for (pass = 1; pass <= 3; pass++)
+            for (i = 1; i <= ni[t]; i++)
+                if (role[t, impls[t, i]] == (pass == 1 ? "sgcc" : pass == 2 ? "base" : "ref"))
+                    col[++nc] = impls[t, i]
         head = "| case |"; rule = "|---|"
-        for (i = 1; i <= ni[t]; i++) { head = head " " impls[t, i] " |"; rule = rule "---:|" }
+        for (i = 1; i <= nc; i++) { head = head " " col[i] " |"; rule = rule "---:|" }
         np = 0
         for (i = 1; i <= ni[t]; i++) {
             if (role[t, impls[t, i]] != "sgcc") continue
@@ -53,7 +59,7 @@ END {
         print head; print rule
         for (q = 1; q <= nr[t]; q++) {
             r = rows[t, q]; line = "| " r " |"
-            for (i = 1; i <= ni[t]; i++) line = line " " cell(t, r, impls[t, i]) " |"
+            for (i = 1; i <= nc; i++) line = line " " cell(t, r, col[i]) " |"
             for (p = 1; p <= np; p++) {
                 v = ""
                 if (has[t, r, ps[p]] && has[t, r, pb[p]] && ms[t, r, ps[p]] > 0)
