@@ -90,6 +90,8 @@ struct group {
     unsigned mask;  /* members: bit i = lane i of the warp */
     unsigned id;    /* get_group_linear_id() */
     unsigned range; /* get_group_linear_range() */
+    unsigned size;  /* N of a fixed-size group, 32 for the sub-group, else 0:
+                       a constant after inlining, for the aligned-block paths */
 
     __device__ unsigned get_group_linear_id() const { return id; }
     __device__ unsigned get_group_linear_range() const { return range; }
@@ -109,12 +111,14 @@ struct work_group {
     __device__ bool leader() const { return linear_local_id() == 0; }
 };
 
-__device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned range)
+__device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned range,
+                                            unsigned size = 0u)
 {
     group g;
     g.mask = mask;
     g.id = id;
     g.range = range;
+    g.size = size;
     return g;
 }
 
@@ -124,7 +128,7 @@ __device__ __forceinline__ work_group get_work_group() { return work_group(); }
 
 __device__ __forceinline__ group get_sub_group()
 {
-    return make_group(sub_group_mask(), sub_group_id(), num_sub_groups());
+    return make_group(sub_group_mask(), sub_group_id(), num_sub_groups(), 32u);
 }
 
 /* The compiler's tool for tangle masks too: the members of parent_mask whose
@@ -146,7 +150,7 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 {
     unsigned l = lane();
     unsigned block = n >= 32u ? 0xffffffffu : ((1u << n) - 1u) << (l & ~(n - 1u));
-    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n);
+    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n, n);
 }
 
 template <unsigned N>

@@ -101,6 +101,8 @@ struct group {
     unsigned mask;  /* members: bit i = lane i of the warp */
     unsigned id;    /* get_group_linear_id() */
     unsigned range; /* get_group_linear_range() */
+    unsigned size;  /* N of a fixed-size group, 32 for the sub-group, else 0:
+                       a constant after inlining, for the aligned-block paths */
 
     __device__ unsigned get_group_linear_id() const { return id; }
     __device__ unsigned get_group_linear_range() const { return range; }
@@ -120,12 +122,14 @@ struct work_group {
     __device__ bool leader() const { return linear_local_id() == 0; }
 };
 
-__device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned range)
+__device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned range,
+                                            unsigned size = 0u)
 {
     group g;
     g.mask = mask;
     g.id = id;
     g.range = range;
+    g.size = size;
     return g;
 }
 
@@ -135,7 +139,7 @@ __device__ __forceinline__ work_group get_work_group() { return work_group(); }
 
 __device__ __forceinline__ group get_sub_group()
 {
-    return make_group(sub_group_mask(), sub_group_id(), num_sub_groups());
+    return make_group(sub_group_mask(), sub_group_id(), num_sub_groups(), 32u);
 }
 
 /* The compiler's tool for tangle masks too: the members of parent_mask whose
@@ -157,7 +161,7 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 {
     unsigned l = lane();
     unsigned block = n >= 32u ? 0xffffffffu : ((1u << n) - 1u) << (l & ~(n - 1u));
-    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n);
+    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n, n);
 }
 
 template <unsigned N>
@@ -347,6 +351,40 @@ __device__ __forceinline__ T inclusive_by_rank(unsigned mask, T x, Op op)
     return x;
 }
 
+/* Aligned blocks with every lane present (a full fixed-size group or
+ * sub-group): g.size is a constant after inlining, so these loops unroll
+ * into the xor butterfly and the shift-up ladder of cooperative groups'
+ * tiles, with no rank arithmetic. */
+__device__ __forceinline__ bool full_block(group g)
+{
+    return g.size != 0u && (unsigned)__popc(g.mask) == g.size;
+}
+
+/* Each step combines the lower lane's value on the left, so every member
+ * ends with the same bits (floating min/max of -0/+0 and NaNs included). */
+template <class T, class Op>
+__device__ __forceinline__ T block_reduce(group g, T x, Op op)
+{
+    unsigned l = lane();
+    for (unsigned d = g.size >> 1; d > 0u; d >>= 1) {
+        T y = shfl(x, l ^ d, g.mask);
+        x = (l & d) != 0u ? op(y, x) : op(x, y);
+    }
+    return x;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T block_inclusive(group g, T x, Op op)
+{
+    unsigned l = lane(), r = l & (g.size - 1u);
+    for (unsigned d = 1; d < g.size; d <<= 1) {
+        T y = shfl(x, r >= d ? l - d : l, g.mask);
+        if (r >= d)
+            x = op(y, x);
+    }
+    return x;
+}
+
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
@@ -354,6 +392,8 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
     T r;
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
+    if (full_block(g))
+        return block_reduce(g, x, op);
     T y = inclusive_by_rank(g.mask, x, op);
     return shfl(y, last_lane(g.mask), g.mask);
 }
@@ -361,13 +401,22 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
+    if (full_block(g))
+        return block_inclusive(g, Op::in(x), op);
     return inclusive_by_rank(g.mask, Op::in(x), op);
 }
 
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
-    unsigned l = lane(), r = rank_in(g.mask, l);
+    unsigned l = lane();
+    if (full_block(g)) {
+        unsigned r = l & (g.size - 1u);
+        T y = block_inclusive(g, Op::in(x), op);
+        T t = shfl(y, r > 0 ? l - 1u : l, g.mask);
+        return r > 0 ? t : Op::template identity<T>();
+    }
+    unsigned r = rank_in(g.mask, l);
     T y = inclusive_by_rank(g.mask, Op::in(x), op);
     T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
     return r > 0 ? t : Op::template identity<T>();

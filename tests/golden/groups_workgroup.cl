@@ -647,6 +647,41 @@ inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #undef SGC_DEFINE_GENERIC_SCAN
 
+/* A full fixed-size group (all N lanes of its aligned block present): N is
+ * a constant after inlining, so the loops unroll into an xor butterfly and
+ * a shift-up ladder, with no rank arithmetic.  The butterfly keeps the lower
+ * lane's value on the left, so every member gets the same bits. */
+#define SGC_FULL_FIXED(g) ((g).kind == SGC_KIND_FIXED && sgc_popcount((g).mask) == (g).size)
+#define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
+    inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
+    {                                                                           \
+        uint lane = sgc_lane();                                                 \
+        for (uint d = g.size >> 1; d > 0u; d >>= 1) {                           \
+            T y = sgc_shfl_##T(x, lane ^ d, g.mask);                            \
+            x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);       \
+        }                                                                       \
+        return x;                                                               \
+    }                                                                           \
+    inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
+    {                                                                           \
+        uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
+        for (uint d = 1; d < g.size; d <<= 1) {                                 \
+            T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, g.mask);         \
+            if (rank >= d)                                                      \
+                x = SGC_OP_##op(t, x);                                          \
+        }                                                                       \
+        return x;                                                               \
+    }                                                                           \
+    inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)                   \
+    {                                                                           \
+        uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
+        T y = sgc_block_inclusive_##op##_##T(g, x);                             \
+        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, g.mask);            \
+        return rank > 0u ? t : SGC_ID_##op(T);                                  \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
+#undef SGC_DEFINE_BLOCK_SCAN
+
 /* The khr fast paths, `algo` one of reduce, scan_inclusive, scan_exclusive.
  * Core built-ins (add/min/max on the whole sub-group) first, then the
  * non-uniform ones. */
@@ -804,6 +839,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
         SGC_NV_FAST_##op(g, T, x)                                               \
+        if (SGC_FULL_FIXED(g))                                                  \
+            return sgc_block_reduce_##op##_##T(g, x);                           \
         return sgc_generic_reduce_##op##_##T(g.mask, x);                        \
     }                                                                           \
     inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
@@ -811,6 +848,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
+        if (SGC_FULL_FIXED(g))                                                  \
+            return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
     inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
@@ -818,6 +857,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
+        if (SGC_FULL_FIXED(g))                                                  \
+            return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
     inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
