@@ -344,11 +344,16 @@ static sgrt_status cl_kernel_create(sgrt_kernel *kernel)
 
 static void cl_kernel_free(sgrt_kernel *kernel) { clReleaseKernel(kernel->api_kernel); }
 
+/* A cl_kernel keeps its arguments between enqueues, so only the ones set
+ * since the last launch are passed again: clSetKernelArg was most of
+ * sgrt's launch overhead on the Intel CPU runtime (bench/launch_overhead.c). */
 static sgrt_status set_args(sgrt_kernel *kernel)
 {
     for (uint32_t i = 0; i < kernel->desc->param_count; i++) {
         const sgrt_param_desc *p = &kernel->desc->params[i];
-        const SgrtArg *a = &kernel->args[i];
+        SgrtArg *a = &kernel->args[i];
+        if (!a->dirty)
+            continue;
         cl_int err;
         if (p->kind == SGRT_PARAM_LOCAL)
             err = clSetKernelArg(kernel->api_kernel, i, a->local_bytes, NULL);
@@ -359,6 +364,7 @@ static sgrt_status set_args(sgrt_kernel *kernel)
         if (err != CL_SUCCESS)
             return sgrt_fail(SGRT_ERROR_BACKEND, "clSetKernelArg(%s, %u '%s') failed: %s (%d)",
                              kernel->desc->name, i, p->name, cl_error_name(err), (int)err);
+        a->dirty = false;
     }
     return SGRT_SUCCESS;
 }
