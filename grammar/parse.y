@@ -57,13 +57,13 @@ static Node *make_unary(ParseContext *ctx, OpKind op, Node *operand, SrcLoc loc)
 static Node *make_ident(ParseContext *ctx, Token *tok)
 {
     Node *n = NEW(ND_IDENT, tok->loc);
-    n->name = arena_strndup(ctx->arena, tok->text, tok->len);
+    n->name = parse_intern(ctx, tok->text, tok->len);
     return n;
 }
 
 static const char *tok_name(ParseContext *ctx, Token *tok)
 {
-    return arena_strndup(ctx->arena, tok->text, tok->len);
+    return parse_intern(ctx, tok->text, tok->len);
 }
 
 static Node *make_decl(ParseContext *ctx, DeclSpecs *specs, NodeList list, SrcLoc loc)
@@ -1068,6 +1068,7 @@ Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp)
     int rc = yyparse(ctx);
     while (ctx->scope)
         parse_scope_pop(ctx);
+    parse_context_free(ctx);
     if (rc != 0 && !diag_has_errors(diag))
         diag_error(diag, ctx->last_error_loc, "cannot continue parsing after previous errors");
     return ctx->root;
