@@ -82,7 +82,7 @@ static void split_cached_build(sgrt_context *context, const char *options, int r
         double t0 = now_ms();
         out->ok = sgrt_program_create(context, &vector_add_module, &program) == SGRT_SUCCESS;
         double t1 = now_ms();
-        const char *parts[] = {"sgrt-cache-1", be->name, source, options, in->name, in->vendor,
+        const char *parts[] = {"sgrt-cache-2", be->name, source, options, in->name, in->vendor,
                                in->platform, in->version, in->driver_version};
         SgrtCacheKey key = sgrt_cache_key(parts, sizeof parts / sizeof *parts);
         double t2 = now_ms();
