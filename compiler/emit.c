@@ -103,9 +103,9 @@ static int simple_spec(const char *fmt, char *conv)
     return -1;
 }
 
-/* emit_printf's engine.  The output is most of sgcc's time, so the common
- * formats (literal text, %s, %d ...) are written directly; any other
- * conversion goes to vsnprintf, formatting straight into the buffer. */
+/* emit_printf's engine.  Formatting was nearly half of sgcc's instructions,
+ * so the common formats (literal text, %s, %d ...) are written directly; any
+ * other conversion goes to vsnprintf, formatting straight into the buffer. */
 static void emit_vprintf(EmitBuffer *buf, const char *fmt, va_list ap)
 {
     bool simple = true;
