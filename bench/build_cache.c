@@ -3,13 +3,20 @@
  * For each device (or the one SGRT_DEVICE names): builds the vector-add
  * module with an empty cache directory (cold: the device compiler runs),
  * then builds it again N times from the on-disk cache, and prints the
- * median times as a Markdown table row.  Usage: bench_build_cache [N] */
+ * median times as a Markdown table row.  A second table splits the cached
+ * build into its steps, each timed alone N times (median): creating the
+ * program object, hashing the cache key, loading the entry (read, checksum,
+ * copy), the driver loading the binary (OpenCL: clCreateProgramWithBinary +
+ * clBuildProgram; CUDA: cuModuleLoadData), and freeing the program.  The steps
+ * are called through sgrt_internal.h exactly as sgrt_program_build calls them.
+ * Usage: bench_build_cache [N] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "sgrt_internal.h" /* the split times the cache's own steps */
 #include "vector_add.h"
 
 static double now_ms(void)
@@ -42,6 +49,70 @@ static double timed_build(sgrt_context *context, bool *hit)
     return t1 - t0;
 }
 
+enum { STEP_CREATE, STEP_KEY, STEP_LOAD, STEP_DRIVER, STEP_FREE, STEP_COUNT };
+
+typedef struct Split {
+    const char *device, *platform;
+    double whole;                 /* median cached build (create + build) */
+    double step[STEP_COUNT];      /* medians */
+    size_t binary_size, source_size;
+    bool ok;
+} Split;
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    return v[n / 2];
+}
+
+/* Times each step of a cached build alone; `options` are the composed build
+ * options of an earlier build (part of the key). */
+static void split_cached_build(sgrt_context *context, const char *options, int repeats, Split *out)
+{
+    const sgrt_device_info *in = &context->device->info;
+    const SgrtBackend *be = sgrt_backend_of(context->device);
+    const char *source = be->module_source(&vector_add_module);
+    double *t[STEP_COUNT];
+    for (int k = 0; k < STEP_COUNT; k++)
+        t[k] = calloc((size_t)repeats, sizeof(double));
+    out->ok = true;
+    out->source_size = strlen(source);
+    for (int i = 0; i < repeats && out->ok; i++) {
+        sgrt_program *program = NULL;
+        double t0 = now_ms();
+        out->ok = sgrt_program_create(context, &vector_add_module, &program) == SGRT_SUCCESS;
+        double t1 = now_ms();
+        const char *parts[] = {"sgrt-cache-2", be->name, source, options, in->name, in->vendor,
+                               in->platform, in->version, in->driver_version};
+        SgrtCacheKey key = sgrt_cache_key(parts, sizeof parts / sizeof *parts);
+        double t2 = now_ms();
+        char *log = NULL;
+        unsigned char *binary = NULL;
+        size_t size = 0;
+        out->ok = out->ok && sgrt_cache_load(key, &log, &binary, &size);
+        double t3 = now_ms();
+        out->ok = out->ok && be->build_binary(program, binary, size, options) == SGRT_SUCCESS;
+        double t4 = now_ms();
+        free(log);
+        free(binary);
+        sgrt_program_free(program);
+        double t5 = now_ms();
+        t[STEP_CREATE][i] = t1 - t0;
+        t[STEP_KEY][i] = t2 - t1;
+        t[STEP_LOAD][i] = t3 - t2;
+        t[STEP_DRIVER][i] = t4 - t3;
+        t[STEP_FREE][i] = t5 - t4;
+        out->binary_size = size;
+    }
+    for (int k = 0; k < STEP_COUNT; k++) {
+        out->step[k] = out->ok ? median_of(t[k], repeats) : 0.0;
+        free(t[k]);
+    }
+}
+
+static Split splits[SGRT_MAX_DEVICES];
+static int split_count;
+
 static void bench_device(sgrt_device *device, int repeats)
 {
     sgrt_device_info info;
@@ -59,6 +130,18 @@ static void bench_device(sgrt_device *device, int repeats)
     }
     qsort(cached, (size_t)repeats, sizeof *cached, compare_double);
     double median = cached[repeats / 2];
+    /* One more build, kept, for the options string of the key. */
+    sgrt_program *built = NULL;
+    if (split_count < SGRT_MAX_DEVICES &&
+        sgrt_program_create(context, &vector_add_module, &built) == SGRT_SUCCESS &&
+        sgrt_program_build(built, NULL) == SGRT_SUCCESS) {
+        Split *sp = &splits[split_count++];
+        sp->device = strdup(info.name);
+        sp->platform = strdup(info.backend == SGRT_BACKEND_CUDA ? "CUDA" : info.platform);
+        sp->whole = median;
+        split_cached_build(context, built->options, repeats, sp);
+    }
+    sgrt_program_free(built);
     printf("| %s | %s | %.1f | %.3f | %.0fx | %s |\n", info.name,
            info.backend == SGRT_BACKEND_CUDA ? "CUDA" : info.platform, cold, median,
            median > 0 ? cold / median : 0.0, all_hits ? "yes" : "NO");
@@ -91,6 +174,21 @@ int main(int argc, char **argv)
             if (sgrt_device_get(i, &device) == SGRT_SUCCESS)
                 bench_device(device, repeats);
         }
+    }
+    printf("\nCached build split (ms, median of %d each; the steps timed alone):\n\n", repeats);
+    printf("| device | platform | cached build | create | key hash | cache load | driver load "
+           "| free | source B | binary B |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < split_count; i++) {
+        const Split *sp = &splits[i];
+        if (!sp->ok) {
+            printf("| %s | %s | split failed: %s |\n", sp->device, sp->platform, sgrt_last_error());
+            continue;
+        }
+        printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %zu | %zu |\n", sp->device,
+               sp->platform, sp->whole, sp->step[STEP_CREATE], sp->step[STEP_KEY],
+               sp->step[STEP_LOAD], sp->step[STEP_DRIVER], sp->step[STEP_FREE], sp->source_size,
+               sp->binary_size);
     }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -308,8 +308,8 @@ typedef enum OpKind {
 extern const char *const op_spellings[OP_COUNT];
 
 struct Node {
-    NodeKind kind;
-    SrcLoc loc;
+    /* Fields are grouped by size (pointers, then 4-byte, then flags) so the
+     * node has no padding holes: a million-line unit has ~5 million nodes. */
     Node *next;            /* sibling in a NodeList */
 
     /* generic children (meaning per kind, see NodeKind) */
@@ -321,19 +321,12 @@ struct Node {
     NodeList template_args;/* get_fixed_size_group<N>: N */
     NodeList items;        /* block items, declarators, members, enumerators,
                               initialiser elements, designators */
-    OpKind op;
 
     /* leaves */
     const char *name;      /* identifiers, members, labels, tags */
     const char *text;      /* literal spelling (NUL-terminated, arena) */
     uint64_t int_value;    /* ND_INT_LIT, ND_CHAR_LIT, ND_BOOL_LIT */
     double float_value;    /* ND_FLOAT_LIT */
-    bool is_float_suffix;  /* ND_FLOAT_LIT: 'f' suffix */
-    unsigned int_suffix;   /* ND_INT_LIT: bit 0 'u', bit 1 'l', bit 2 'll' */
-    bool is_arrow;         /* ND_MEMBER */
-    bool is_union;         /* ND_RECORD_SPEC */
-    bool has_body;         /* ND_RECORD_SPEC / ND_ENUM_SPEC */
-    bool is_implicit;      /* ND_CAST inserted by sema */
 
     /* declarations */
     DeclSpecs *decl_specs; /* ND_DECL, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
@@ -344,17 +337,30 @@ struct Node {
     Type *ty;              /* type of an expression; declared type of a declarator */
     Symbol *sym;           /* ND_IDENT, ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF */
     Member *member;        /* ND_MEMBER */
+    int64_t const_value;   /* valid when is_const_expr */
+    void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
+
+    /* 4-byte fields */
+    NodeKind kind;
+    SrcLoc loc;
+    OpKind op;
+    unsigned int_suffix;   /* ND_INT_LIT: bit 0 'u', bit 1 'l', bit 2 'll' */
     int builtin;           /* ND_CALL: a Builtin (builtins.h), 0 if a user function */
     int group_op;          /* ND_CALL of a group algorithm: the OP (builtins.h), or 0 */
+    int method;            /* ND_CALL of a group/barrier member function: a Method
+                              (builtins.h); callee is the ND_MEMBER; 0 otherwise */
+
+    /* flags */
+    bool is_float_suffix;  /* ND_FLOAT_LIT: 'f' suffix */
+    bool is_arrow;         /* ND_MEMBER */
+    bool is_union;         /* ND_RECORD_SPEC */
+    bool has_body;         /* ND_RECORD_SPEC / ND_ENUM_SPEC */
+    bool is_implicit;      /* ND_CAST inserted by sema */
     bool is_const_expr;    /* expression folds to const_value at translation time */
-    int64_t const_value;
     bool depends_on_spec_const; /* constant only once spec constants are bound */
     bool is_uniform;       /* same value for every work-item of the current tangle:
                               of the sub-group, or, inside a divergent branch, of
                               the work-items that took it (avoids ballots, SPEC §2) */
-    void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
-    int method;            /* ND_CALL of a group/barrier member function: a Method
-                              (builtins.h); callee is the ND_MEMBER; 0 otherwise */
 };
 
 /* ===================================================================== */

@@ -16,6 +16,7 @@
  *   - nothing depends on pointer values or hash order: output is a function
  *     of the tree alone. */
 #include "emit_internal.h"
+#include "emit_lowering.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -64,16 +65,116 @@ void emit_write(EmitBuffer *buf, const char *s, size_t len)
     buf->data[buf->len] = '\0';
 }
 
+/* Appends the decimal digits of v (and a '-' when negative). */
+static void write_decimal(EmitBuffer *buf, unsigned long long v, bool negative)
+{
+    char digits[24];
+    char *p = digits + sizeof digits;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    if (negative)
+        *--p = '-';
+    emit_write(buf, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* The conversions the emitters use on their hot paths, without flags, width
+ * or precision: %s %c %d %i %u %ld %lu %lld %llu %zu %%.  Returns the length
+ * modifier count (0..2, 'z' counts 1) of the spec at fmt (just after '%'),
+ * or -1 when the spec is anything else. */
+static int simple_spec(const char *fmt, char *conv)
+{
+    int mods = 0;
+    if (fmt[0] == 'z') {
+        mods = 1;
+    } else {
+        while (fmt[mods] == 'l' && mods < 2)
+            mods++;
+    }
+    char c = fmt[mods];
+    if (mods == 0 && (c == 's' || c == 'c' || c == '%')) {
+        *conv = c;
+        return 0;
+    }
+    if (fmt[0] == 'z' ? c == 'u' : (c == 'd' || c == 'i' || c == 'u')) {
+        *conv = c;
+        return mods;
+    }
+    return -1;
+}
+
+/* emit_printf's engine.  Formatting was nearly half of sgcc's instructions,
+ * so the common formats (literal text, %s, %d ...) are written directly; any
+ * other conversion goes to vsnprintf, formatting straight into the buffer. */
 static void emit_vprintf(EmitBuffer *buf, const char *fmt, va_list ap)
 {
+    bool simple = true;
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
+        char conv = 's';
+        int mods = simple_spec(p + 1, &conv);
+        if (mods < 0) {
+            simple = false;
+            break;
+        }
+        p += 1 + mods; /* p at the conversion character */
+    }
+    if (simple) {
+        const char *p = fmt;
+        for (;;) {
+            const char *pct = strchr(p, '%');
+            size_t lit = pct ? (size_t)(pct - p) : strlen(p);
+            if (lit)
+                emit_write(buf, p, lit);
+            if (!pct)
+                return;
+            char conv = 's';
+            int mods = simple_spec(pct + 1, &conv);
+            p = pct + 2 + mods;
+            switch (conv) {
+            case '%': emit_write(buf, "%", 1); break;
+            case 's': {
+                const char *s = va_arg(ap, const char *);
+                emit_write(buf, s, strlen(s));
+                break;
+            }
+            case 'c': {
+                char ch = (char)va_arg(ap, int);
+                emit_write(buf, &ch, 1);
+                break;
+            }
+            case 'u':
+                if (pct[1] == 'z')
+                    write_decimal(buf, va_arg(ap, size_t), false);
+                else if (mods == 2)
+                    write_decimal(buf, va_arg(ap, unsigned long long), false);
+                else if (mods == 1)
+                    write_decimal(buf, va_arg(ap, unsigned long), false);
+                else
+                    write_decimal(buf, va_arg(ap, unsigned), false);
+                break;
+            default: { /* d, i */
+                long long v = mods == 2 ? va_arg(ap, long long)
+                            : mods == 1 ? va_arg(ap, long) : va_arg(ap, int);
+                write_decimal(buf, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+                break;
+            }
+            }
+        }
+    }
+    buffer_reserve(buf, 64);
+    size_t room = buf->capacity - buf->len;
     va_list copy;
     va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
+    int n = vsnprintf(buf->data + buf->len, room, fmt, copy);
     va_end(copy);
-    if (n <= 0)
+    if (n <= 0) {
+        buf->data[buf->len] = '\0';
         return;
-    buffer_reserve(buf, (size_t)n);
-    vsnprintf(buf->data + buf->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        buffer_reserve(buf, (size_t)n);
+        vsnprintf(buf->data + buf->len, (size_t)n + 1, fmt, ap);
+    }
     buf->len += (size_t)n;
 }
 
@@ -150,11 +251,14 @@ static void line_sync(EmitCtx *ctx, EmitBuffer *body)
 static void print_quoted(EmitCtx *ctx, const char *s)
 {
     out_str(ctx, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            emit_out(ctx, "\\%c", *s);
-        else
-            emit_out(ctx, "%c", *s);
+    for (;;) {
+        size_t plain = strcspn(s, "\"\\");
+        emit_write(ctx->out, s, plain);
+        s += plain;
+        if (!*s)
+            break;
+        emit_write(ctx->out, "\\", 1);
+        emit_write(ctx->out, s++, 1);
     }
     out_str(ctx, "\"");
 }
@@ -1675,23 +1779,42 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
     /* The spec-constant block goes into `head` first: defaults may use fp64. */
     ctx.out = &head;
     print_spec_const_block(&ctx);
-    ctx.out = out;
-    emit_printf(out, "/* Generated by sgcc %s from %s (%s). Do not edit. */\n",
+    /* Everything before the body goes into `prefix`, which is then put in
+     * front of the body in the body's own buffer: copying a large body into
+     * `out` would hold the translated text twice at the peak. */
+    EmitBuffer prefix;
+    emit_buffer_init(&prefix);
+    ctx.out = &prefix;
+    emit_printf(&prefix, "/* Generated by sgcc %s from %s (%s). Do not edit. */\n",
                 options->sgcc_version ? options->sgcc_version : "(unknown version)",
                 base_name(tu->main_file ? tu->main_file : "<input>"), hooks->target_name);
     if (hooks->unit_prelude)
-        hooks->unit_prelude(&ctx, out);
+        hooks->unit_prelude(&ctx, &prefix);
     if (ctx.pieces.len)
-        emit_write(out, ctx.pieces.data, ctx.pieces.len);
+        emit_write(&prefix, ctx.pieces.data, ctx.pieces.len);
     if (head.len)
-        emit_write(out, head.data, head.len);
-    if (body.len)
-        emit_write(out, body.data, body.len);
+        emit_write(&prefix, head.data, head.len);
+    ctx.out = out;
+    if (out->len == 0 && body.len) {
+        buffer_reserve(&body, prefix.len);
+        memmove(body.data + prefix.len, body.data, body.len + 1);
+        memcpy(body.data, prefix.data, prefix.len);
+        body.len += prefix.len;
+        emit_buffer_free(out);
+        *out = body;
+        emit_buffer_init(&body);
+    } else {
+        emit_write(out, prefix.data, prefix.len);
+        if (body.len)
+            emit_write(out, body.data, body.len);
+    }
+    emit_buffer_free(&prefix);
 
     for (int i = 0; i < ctx.piece_count; i++)
         free(ctx.piece_keys[i]);
     free(ctx.piece_keys);
     free(ctx.defined_records);
+    emit_groups_free(&ctx);
     emit_buffer_free(&ctx.pieces);
     emit_buffer_free(&head);
     emit_buffer_free(&body);

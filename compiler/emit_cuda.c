@@ -11,6 +11,7 @@
 #include "emit_lowering.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *cuda_scalar_type(TypeKind kind)
@@ -60,7 +61,8 @@ static void cuda_addr_space(EmitCtx *ctx, AddrSpace as, EmitAsRole role)
     }
 }
 
-/* C++ keywords and alternative tokens that are plain identifiers in C. */
+/* C++ keywords and alternative tokens that are plain identifiers in C.
+ * Keep in strcmp order: cuda_identifier looks names up with bsearch. */
 static const char *const cxx_keywords[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char16_t",
     "char32_t", "class", "compl", "const_cast", "constexpr", "decltype", "delete",
@@ -70,15 +72,19 @@ static const char *const cxx_keywords[] = {
     "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
 };
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static const char *cuda_identifier(EmitCtx *ctx, const char *name)
 {
     static char renamed[256];
-    for (size_t i = 0; i < sizeof cxx_keywords / sizeof cxx_keywords[0]; i++) {
-        if (strcmp(name, cxx_keywords[i]) == 0) {
-            (void)ctx;
-            snprintf(renamed, sizeof renamed, "%s_", name);
-            return renamed;
-        }
+    (void)ctx;
+    if (bsearch(&name, cxx_keywords, sizeof cxx_keywords / sizeof cxx_keywords[0],
+                sizeof cxx_keywords[0], compare_names)) {
+        snprintf(renamed, sizeof renamed, "%s_", name);
+        return renamed;
     }
     return name;
 }

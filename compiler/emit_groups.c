@@ -24,7 +24,9 @@
 #include "emit_lowering.h"
 #include "prelude.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- library sections ---------------------------------------------------- */
@@ -662,16 +664,98 @@ static bool list_needs_scratch(const NodeList *list, int depth)
 /* A function needs the scratch when its body, or a function it calls, has a
  * work-group function other than the barrier.  (Recursion is an error in
  * SGC, so the call graph is a DAG; depth bounds it anyway.) */
-static bool function_needs_scratch(const Symbol *fn, int depth)
+static bool function_needs_scratch_uncached(EmitCtx *ctx, const Symbol *fn, int depth);
+
+/* Answers already computed, per function: every declaration, parameter list
+ * and call site asks, so without them the printer walks a function's body
+ * (and its callees') once per call.  Open addressing on the Symbol address;
+ * lives in ctx->group_data until emit_groups_free. */
+typedef struct ScratchMemo {
+    const Symbol **keys;
+    bool *values;
+    size_t capacity, count; /* capacity: a power of two, or 0 */
+} ScratchMemo;
+
+static size_t memo_slot(const ScratchMemo *memo, const Symbol *fn)
+{
+    size_t h = (size_t)(uintptr_t)fn;
+    h ^= h >> 17;
+    h *= 0x9e3779b97f4a7c15ull;
+    size_t i = (h >> 7) & (memo->capacity - 1);
+    while (memo->keys[i] && memo->keys[i] != fn)
+        i = (i + 1) & (memo->capacity - 1);
+    return i;
+}
+
+static void memo_put(ScratchMemo *memo, const Symbol *fn, bool value)
+{
+    if ((memo->count + 1) * 2 > memo->capacity) {
+        ScratchMemo bigger = {.capacity = memo->capacity ? memo->capacity * 2 : 64};
+        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
+        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+        if (!bigger.keys || !bigger.values)
+            abort();
+        for (size_t i = 0; i < memo->capacity; i++)
+            if (memo->keys[i]) {
+                size_t j = memo_slot(&bigger, memo->keys[i]);
+                bigger.keys[j] = memo->keys[i];
+                bigger.values[j] = memo->values[i];
+                bigger.count++;
+            }
+        free(memo->keys);
+        free(memo->values);
+        *memo = bigger;
+    }
+    size_t i = memo_slot(memo, fn);
+    if (!memo->keys[i])
+        memo->count++;
+    memo->keys[i] = fn;
+    memo->values[i] = value;
+}
+
+/* A "true" holds at any depth; a "false" is only final when found from the
+ * top (depth 0), since the depth bound may have cut the search short. */
+static bool function_needs_scratch(EmitCtx *ctx, const Symbol *fn, int depth)
 {
     if (!fn || fn->kind != SYM_FUNC || !fn->def || depth > 64)
         return false;
+    ScratchMemo *memo = ctx->group_data;
+    if (!memo) {
+        memo = calloc(1, sizeof *memo);
+        if (!memo)
+            abort();
+        ctx->group_data = memo;
+    }
+    if (memo->capacity) {
+        size_t i = memo_slot(memo, fn);
+        if (memo->keys[i])
+            return memo->values[i];
+    }
+    bool needs = function_needs_scratch_uncached(ctx, fn, depth);
+    if (needs || depth == 0)
+        memo_put(memo, fn, needs);
+    return needs;
+}
+
+static bool function_needs_scratch_uncached(EmitCtx *ctx, const Symbol *fn, int depth)
+{
     if (tree_needs_scratch(fn->def->body, depth))
         return true;
     for (const CallEdge *e = fn->calls; e; e = e->next)
-        if (function_needs_scratch(e->callee, depth + 1))
+        if (function_needs_scratch(ctx, e->callee, depth + 1))
             return true;
     return false;
+}
+
+void emit_groups_free(EmitCtx *ctx)
+{
+    ScratchMemo *memo = ctx->group_data;
+    if (!memo)
+        return;
+    free(memo->keys);
+    free(memo->values);
+    free(memo);
+    ctx->group_data = NULL;
 }
 
 static bool tree_needs_scratch(const Node *n, int depth)
@@ -689,7 +773,7 @@ static bool tree_needs_scratch(const Node *n, int depth)
 
 void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn)
 {
-    if (!fn->is_kernel || !function_needs_scratch(fn, 0))
+    if (!fn->is_kernel || !function_needs_scratch(ctx, fn, 0))
         return;
     need_library(ctx, LEVEL_WG, false);
     emit_line_begin(ctx, (SrcLoc){0, 0});
@@ -699,7 +783,7 @@ void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn)
 
 void emit_groups_params_opencl(EmitCtx *ctx, const Symbol *fn, bool first)
 {
-    if (fn->is_kernel || !function_needs_scratch(fn, 0))
+    if (fn->is_kernel || !function_needs_scratch(ctx, fn, 0))
         return;
     emit_out(ctx, "%s__local ulong *sgc_wg_scratch", first ? "" : ", ");
 }
@@ -707,7 +791,7 @@ void emit_groups_params_opencl(EmitCtx *ctx, const Symbol *fn, bool first)
 void emit_groups_args_opencl(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first)
 {
     (void)call;
-    if (callee->is_kernel || !function_needs_scratch(callee, 0))
+    if (callee->is_kernel || !function_needs_scratch(ctx, callee, 0))
         return;
     emit_out(ctx, "%ssgc_wg_scratch", first ? "" : ", ");
 }

@@ -22,6 +22,8 @@ void emit_groups_method_cuda(EmitCtx *ctx, const Node *call, Method method);
 void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn);
 void emit_groups_params_opencl(EmitCtx *ctx, const Symbol *fn, bool first);
 void emit_groups_args_opencl(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
+/* Frees what the group lowering kept in ctx->group_data (end of a unit). */
+void emit_groups_free(EmitCtx *ctx);
 
 void emit_barrier_type_opencl(EmitCtx *ctx, const Type *ty);
 void emit_barrier_type_cuda(EmitCtx *ctx, const Type *ty);

@@ -61,6 +61,50 @@ void parse_context_init(ParseContext *ctx, Arena *arena, Diag *diag, Preprocesso
     keywords_init(ctx);
 }
 
+void parse_context_free(ParseContext *ctx)
+{
+    free(ctx->interned);
+    ctx->interned = NULL;
+    ctx->intern_capacity = ctx->intern_count = 0;
+}
+
+/* ---- interned spellings ------------------------------------------------ */
+
+static size_t intern_slot(const ParseContext *ctx, const char *text, size_t len, unsigned hash)
+{
+    size_t mask = ctx->intern_capacity - 1;
+    size_t i = hash & mask;
+    for (const char *s; (s = ctx->interned[i]); i = (i + 1) & mask)
+        if (strncmp(s, text, len) == 0 && s[len] == '\0')
+            break;
+    return i;
+}
+
+const char *parse_intern(ParseContext *ctx, const char *text, size_t len)
+{
+    if ((ctx->intern_count + 1) * 2 > ctx->intern_capacity) {
+        size_t capacity = ctx->intern_capacity ? ctx->intern_capacity * 2 : 1024;
+        const char **old = ctx->interned;
+        size_t old_capacity = ctx->intern_capacity;
+        ctx->interned = calloc(capacity, sizeof *ctx->interned);
+        if (!ctx->interned)
+            abort();
+        ctx->intern_capacity = capacity;
+        for (size_t i = 0; i < old_capacity; i++)
+            if (old[i]) {
+                size_t n = strlen(old[i]);
+                ctx->interned[intern_slot(ctx, old[i], n, hash_bytes(old[i], n))] = old[i];
+            }
+        free(old);
+    }
+    size_t i = intern_slot(ctx, text, len, hash_bytes(text, len));
+    if (!ctx->interned[i]) {
+        ctx->interned[i] = arena_strndup(ctx->arena, text, len);
+        ctx->intern_count++;
+    }
+    return ctx->interned[i];
+}
+
 /* ---- scopes ------------------------------------------------------------ */
 
 void parse_scope_push(ParseContext *ctx)
@@ -372,7 +416,7 @@ Node *parse_number(ParseContext *ctx, const Token *tok)
                     (hex ? (memchr(text, 'p', len) || memchr(text, 'P', len))
                          : (memchr(text, 'e', len) || memchr(text, 'E', len)));
     Node *n = ast_new(ctx->arena, is_float ? ND_FLOAT_LIT : ND_INT_LIT, tok->loc);
-    n->text = arena_strndup(ctx->arena, text, len);
+    n->text = parse_intern(ctx, text, len);
     if (is_float)
         parse_float_literal(ctx, n, text, len);
     else

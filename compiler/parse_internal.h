@@ -59,9 +59,16 @@ typedef struct ParseContext {
     int bracket_depth;
     unsigned syntax_errors;        /* reported syntax errors */
     SrcLoc last_error_loc;         /* avoid two messages at one token */
+    const char **interned;         /* open-addressed set of spellings (parse_intern) */
+    size_t intern_capacity, intern_count; /* capacity: a power of two, or 0 */
 } ParseContext;
 
 void parse_context_init(ParseContext *ctx, Arena *arena, Diag *diag, Preprocessor *pp);
+/* Frees what the context holds outside the arena. */
+void parse_context_free(ParseContext *ctx);
+/* The arena copy of text[0..len), one per distinct spelling: a unit names
+ * the same few identifiers over and over, and the tree keeps them all. */
+const char *parse_intern(ParseContext *ctx, const char *text, size_t len);
 void parse_scope_push(ParseContext *ctx);
 void parse_scope_pop(ParseContext *ctx);
 void parse_declare(ParseContext *ctx, const char *name, bool is_typedef);

@@ -49,18 +49,37 @@ static unsigned name_hash(const char *name)
     return h;
 }
 
+/* A popped scope is never looked at again (symbols keep only its depth), so
+ * block scopes are recycled: a unit then holds as many bucket arrays as its
+ * deepest nesting, not one pair per block. */
 void sema_push_scope(Sema *s)
 {
-    Scope *scope = ARENA_NEW(s->arena, Scope);
+    int depth = s->scope ? s->scope->depth + 1 : 0;
+    Scope *scope = s->free_scopes;
+    if (depth != 0 && scope) {
+        s->free_scopes = scope->parent;
+        memset(scope->names, 0, sizeof(ScopeEntry *) * scope->buckets);
+        memset(scope->tags, 0, sizeof(ScopeEntry *) * scope->buckets);
+    } else {
+        scope = ARENA_NEW(s->arena, Scope);
+        scope->buckets = depth == 0 ? FILE_SCOPE_BUCKETS : SCOPE_BUCKETS;
+        scope->names = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
+        scope->tags = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
+    }
     scope->parent = s->scope;
-    scope->depth = s->scope ? s->scope->depth + 1 : 0;
-    scope->buckets = scope->depth == 0 ? FILE_SCOPE_BUCKETS : SCOPE_BUCKETS;
-    scope->names = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
-    scope->tags = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
+    scope->depth = depth;
     s->scope = scope;
 }
 
-void sema_pop_scope(Sema *s) { s->scope = s->scope->parent; }
+void sema_pop_scope(Sema *s)
+{
+    Scope *scope = s->scope;
+    s->scope = scope->parent;
+    if (scope->depth != 0) {
+        scope->parent = s->free_scopes;
+        s->free_scopes = scope;
+    }
+}
 
 static ScopeEntry *find_in(ScopeEntry *const *buckets, unsigned count, const char *name)
 {

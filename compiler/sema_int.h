@@ -57,6 +57,7 @@ typedef struct Sema {
     const SemaOptions *opt;
     TranslationUnit *tu;
     Scope *scope;
+    Scope *free_scopes;   /* popped block scopes, reused by sema_push_scope */
     Symbol *func;          /* function whose body is being checked, or NULL */
     Type *ret_ty;
     int loop_depth;

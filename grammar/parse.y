@@ -57,13 +57,13 @@ static Node *make_unary(ParseContext *ctx, OpKind op, Node *operand, SrcLoc loc)
 static Node *make_ident(ParseContext *ctx, Token *tok)
 {
     Node *n = NEW(ND_IDENT, tok->loc);
-    n->name = arena_strndup(ctx->arena, tok->text, tok->len);
+    n->name = parse_intern(ctx, tok->text, tok->len);
     return n;
 }
 
 static const char *tok_name(ParseContext *ctx, Token *tok)
 {
-    return arena_strndup(ctx->arena, tok->text, tok->len);
+    return parse_intern(ctx, tok->text, tok->len);
 }
 
 static Node *make_decl(ParseContext *ctx, DeclSpecs *specs, NodeList list, SrcLoc loc)
@@ -149,12 +149,22 @@ static Attribute *append_attrs(Attribute *list, Attribute *more)
 %precedence KW_ELSE
 %precedence LOWER_THAN_PAREN
 %precedence '('
+/* Binary operators, loosest first (C17 6.5.5 to 6.5.14): one
+ * binary_expression rule per operator instead of a ten-level chain. */
+%left PT_LOGOR
+%left PT_LOGAND
+%left '|'
+%left '^'
+%left '&'
+%left PT_EQ PT_NE
+%left '<' '>' PT_LE PT_GE
+%left PT_SHL PT_SHR
+%left '+' '-'
+%left '*' '/' '%'
 
 %type <node> primary_expression postfix_expression unary_expression cast_expression
 %type <node> multiplicative_expression additive_expression shift_expression
-%type <node> relational_expression equality_expression and_expression
-%type <node> exclusive_or_expression inclusive_or_expression logical_and_expression
-%type <node> logical_or_expression conditional_expression assignment_expression
+%type <node> binary_expression conditional_expression assignment_expression
 %type <node> expression expression_opt constant_expression string_literal
 %type <node> generic_selection generic_assoc_list generic_association
 %type <list> argument_expression_list argument_expression_list_opt
@@ -851,48 +861,33 @@ shift_expression
     | shift_expression PT_SHR additive_expression { $$ = make_binary(ctx, OP_SHR, $1, $3, @2); }
     ;
 
-relational_expression
-    : shift_expression
-    | relational_expression '<' shift_expression   { $$ = make_binary(ctx, OP_LT, $1, $3, @2); }
-    | relational_expression '>' shift_expression   { $$ = make_binary(ctx, OP_GT, $1, $3, @2); }
-    | relational_expression PT_LE shift_expression { $$ = make_binary(ctx, OP_LE, $1, $3, @2); }
-    | relational_expression PT_GE shift_expression { $$ = make_binary(ctx, OP_GE, $1, $3, @2); }
-    ;
-
-equality_expression
-    : relational_expression
-    | equality_expression PT_EQ relational_expression { $$ = make_binary(ctx, OP_EQ, $1, $3, @2); }
-    | equality_expression PT_NE relational_expression { $$ = make_binary(ctx, OP_NE, $1, $3, @2); }
-    ;
-
-and_expression
-    : equality_expression
-    | and_expression '&' equality_expression { $$ = make_binary(ctx, OP_BITAND, $1, $3, @2); }
-    ;
-
-exclusive_or_expression
-    : and_expression
-    | exclusive_or_expression '^' and_expression { $$ = make_binary(ctx, OP_BITXOR, $1, $3, @2); }
-    ;
-
-inclusive_or_expression
-    : exclusive_or_expression
-    | inclusive_or_expression '|' exclusive_or_expression { $$ = make_binary(ctx, OP_BITOR, $1, $3, @2); }
-    ;
-
-logical_and_expression
-    : inclusive_or_expression
-    | logical_and_expression PT_LOGAND inclusive_or_expression { $$ = make_binary(ctx, OP_LOGAND, $1, $3, @2); }
-    ;
-
-logical_or_expression
-    : logical_and_expression
-    | logical_or_expression PT_LOGOR logical_and_expression { $$ = make_binary(ctx, OP_LOGOR, $1, $3, @2); }
+/* multiplicative_expression .. shift_expression stay only for the size in
+ * fixed_size_group<N>, where '>' must close the argument list. */
+binary_expression
+    : cast_expression
+    | binary_expression '*' binary_expression       { $$ = make_binary(ctx, OP_MUL, $1, $3, @2); }
+    | binary_expression '/' binary_expression       { $$ = make_binary(ctx, OP_DIV, $1, $3, @2); }
+    | binary_expression '%' binary_expression       { $$ = make_binary(ctx, OP_MOD, $1, $3, @2); }
+    | binary_expression '+' binary_expression       { $$ = make_binary(ctx, OP_ADD, $1, $3, @2); }
+    | binary_expression '-' binary_expression       { $$ = make_binary(ctx, OP_SUB, $1, $3, @2); }
+    | binary_expression PT_SHL binary_expression    { $$ = make_binary(ctx, OP_SHL, $1, $3, @2); }
+    | binary_expression PT_SHR binary_expression    { $$ = make_binary(ctx, OP_SHR, $1, $3, @2); }
+    | binary_expression '<' binary_expression       { $$ = make_binary(ctx, OP_LT, $1, $3, @2); }
+    | binary_expression '>' binary_expression       { $$ = make_binary(ctx, OP_GT, $1, $3, @2); }
+    | binary_expression PT_LE binary_expression     { $$ = make_binary(ctx, OP_LE, $1, $3, @2); }
+    | binary_expression PT_GE binary_expression     { $$ = make_binary(ctx, OP_GE, $1, $3, @2); }
+    | binary_expression PT_EQ binary_expression     { $$ = make_binary(ctx, OP_EQ, $1, $3, @2); }
+    | binary_expression PT_NE binary_expression     { $$ = make_binary(ctx, OP_NE, $1, $3, @2); }
+    | binary_expression '&' binary_expression       { $$ = make_binary(ctx, OP_BITAND, $1, $3, @2); }
+    | binary_expression '^' binary_expression       { $$ = make_binary(ctx, OP_BITXOR, $1, $3, @2); }
+    | binary_expression '|' binary_expression       { $$ = make_binary(ctx, OP_BITOR, $1, $3, @2); }
+    | binary_expression PT_LOGAND binary_expression { $$ = make_binary(ctx, OP_LOGAND, $1, $3, @2); }
+    | binary_expression PT_LOGOR binary_expression  { $$ = make_binary(ctx, OP_LOGOR, $1, $3, @2); }
     ;
 
 conditional_expression
-    : logical_or_expression
-    | logical_or_expression '?' expression ':' conditional_expression
+    : binary_expression
+    | binary_expression '?' expression ':' conditional_expression
         { $$ = NEW(ND_COND, @2); $$->cond = $1; $$->then = $3; $$->els = $5; }
     ;
 
@@ -1068,6 +1063,7 @@ Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp)
     int rc = yyparse(ctx);
     while (ctx->scope)
         parse_scope_pop(ctx);
+    parse_context_free(ctx);
     if (rc != 0 && !diag_has_errors(diag))
         diag_error(diag, ctx->last_error_loc, "cannot continue parsing after previous errors");
     return ctx->root;

@@ -123,6 +123,7 @@ sgrt_status sgrt_kernel_set_arg_buffer(sgrt_kernel *kernel, uint32_t index, sgrt
         return arg_type_error(kernel, index, "not a live buffer of the program's context");
     kernel->args[index].buffer = buffer;
     kernel->args[index].set = true;
+    kernel->args[index].dirty = true;
     return sgrt_ok();
 }
 
@@ -138,6 +139,7 @@ sgrt_status sgrt_kernel_set_arg_local(sgrt_kernel *kernel, uint32_t index, size_
         return arg_type_error(kernel, index, "local-memory size 0");
     kernel->args[index].local_bytes = bytes;
     kernel->args[index].set = true;
+    kernel->args[index].dirty = true;
     return sgrt_ok();
 }
 
@@ -150,6 +152,7 @@ static sgrt_status set_scalar(sgrt_kernel *kernel, uint32_t index, size_t size, 
         return arg_type_error(kernel, index, "wrong size or NULL value");
     memcpy(kernel->args[index].value, value, size);
     kernel->args[index].set = true;
+    kernel->args[index].dirty = true;
     return sgrt_ok();
 }
 

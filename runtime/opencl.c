@@ -388,11 +388,16 @@ static sgrt_status cl_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims
     return SGRT_SUCCESS;
 }
 
+/* A cl_kernel keeps its arguments between enqueues, so only the ones set
+ * since the last launch are passed again: clSetKernelArg was most of
+ * sgrt's launch overhead on the Intel CPU runtime (bench/launch_overhead.c). */
 static sgrt_status set_args(sgrt_kernel *kernel)
 {
     for (uint32_t i = 0; i < kernel->desc->param_count; i++) {
         const sgrt_param_desc *p = &kernel->desc->params[i];
-        const SgrtArg *a = &kernel->args[i];
+        SgrtArg *a = &kernel->args[i];
+        if (!a->dirty)
+            continue;
         cl_int err;
         if (p->kind == SGRT_PARAM_LOCAL)
             err = clSetKernelArg(kernel->api_kernel, i, a->local_bytes, NULL);
@@ -403,6 +408,7 @@ static sgrt_status set_args(sgrt_kernel *kernel)
         if (err != CL_SUCCESS)
             return sgrt_fail(SGRT_ERROR_BACKEND, "clSetKernelArg(%s, %u '%s') failed: %s (%d)",
                              kernel->desc->name, i, p->name, cl_error_name(err), (int)err);
+        a->dirty = false;
     }
     return SGRT_SUCCESS;
 }

@@ -275,7 +275,7 @@ static SgrtCacheKey program_key(const sgrt_program *prog, const char *source)
 {
     const sgrt_device_info *in = &prog->context->device->info;
     const char *parts[] = {
-        "sgrt-cache-1",  sgrt_backend_of(prog->context->device)->name,
+        "sgrt-cache-2",  sgrt_backend_of(prog->context->device)->name,
         source,          prog->options,
         in->name,        in->vendor,
         in->platform,    in->version,

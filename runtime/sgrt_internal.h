@@ -54,6 +54,8 @@ struct sgrt_event {
 /* One argument slot of a kernel, filled by sgrt_kernel_set_arg*. */
 typedef struct SgrtArg {
     bool set;
+    bool dirty;               /* changed since the backend last passed it on
+                                 (OpenCL: clSetKernelArg only for these) */
     sgrt_buffer *buffer;      /* GLOBAL / CONSTANT */
     size_t local_bytes;       /* LOCAL */
     unsigned char *value;     /* SCALAR: desc->params[i].size bytes */

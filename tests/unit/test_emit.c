@@ -8,6 +8,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -921,6 +922,80 @@ START_TEST(test_golden_dynlocal_runs)
 }
 END_TEST
 
+/* ---- emit_printf against the C library ------------------------------------- */
+
+/* emit_printf formats the common conversions itself; each must print what
+ * snprintf prints, and any other conversion must still work (vsnprintf). */
+#define CHECK_PRINTF(...)                                                   \
+    do {                                                                    \
+        char want_[256];                                                    \
+        snprintf(want_, sizeof want_, __VA_ARGS__);                         \
+        EmitBuffer got_;                                                    \
+        emit_buffer_init(&got_);                                            \
+        emit_printf(&got_, __VA_ARGS__);                                    \
+        ck_assert_str_eq(got_.data ? got_.data : "", want_);                \
+        ck_assert_uint_eq(got_.len, strlen(want_));                         \
+        emit_buffer_free(&got_);                                            \
+    } while (0)
+
+START_TEST(test_printf_matches_snprintf)
+{
+    CHECK_PRINTF("plain text, no conversion");
+    CHECK_PRINTF("%s", "");
+    CHECK_PRINTF("%s%s%s", "a", "", "bc");
+    CHECK_PRINTF("100%% of %c%c", 'o', 'k');
+    CHECK_PRINTF("%d %d %d %i", 0, -1, INT_MIN, INT_MAX);
+    CHECK_PRINTF("%u %u", 0u, UINT_MAX);
+    CHECK_PRINTF("%ld %lu", LONG_MIN, ULONG_MAX);
+    CHECK_PRINTF("%lld %lld %llu", LLONG_MIN, LLONG_MAX, ULLONG_MAX);
+    CHECK_PRINTF("%zu|%s|%d", (size_t)12345, "x", -42);
+    CHECK_PRINTF("#line %u \"%s\"\n", 17u, "file.sgc");
+    /* conversions left to vsnprintf, alone and mixed with the fast ones */
+    CHECK_PRINTF("%5d|%-4s|%x|%08X", 42, "ab", 255u, 48879u);
+    CHECK_PRINTF("%s = %.9g;", "f", 0.1);
+    CHECK_PRINTF("%.*s", 3, "abcdef");
+    /* one conversion far longer than a first guess of the buffer */
+    char big[200];
+    memset(big, 'q', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    CHECK_PRINTF("%s%5d", big, 7);
+    /* appending keeps what is there */
+    EmitBuffer b;
+    emit_buffer_init(&b);
+    emit_printf(&b, "%s", "ab");
+    emit_printf(&b, "%d%%", -3);
+    emit_printf(&b, "%3d", 4);
+    ck_assert_str_eq(b.data, "ab-3%  4");
+    emit_buffer_free(&b);
+}
+END_TEST
+
+/* Every C++ keyword that is an identifier in C is renamed in CUDA output
+ * (the keyword table is searched with bsearch, so it must stay sorted). */
+START_TEST(test_cxx_keywords_renamed)
+{
+    static const char *const keywords[] = {
+        "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char16_t",
+        "char32_t", "class", "compl", "const_cast", "constexpr", "decltype", "delete",
+        "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new",
+        "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+        "protected", "public", "reinterpret_cast", "static_assert", "static_cast", "template",
+        "this", "thread_local", "throw", "try", "typeid", "typename", "using", "virtual",
+        "wchar_t", "xor", "xor_eq",
+    };
+    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s_", keywords[i]);
+        ck_assert_str_eq(expr_cu(id(var(keywords[i], T(TY_INT)))), want);
+        ck_assert_str_eq(expr_cl(id(var(keywords[i], T(TY_INT)))), keywords[i]);
+    }
+    /* names next to keywords in the order are left alone */
+    static const char *const plain[] = {"a", "alignas2", "an", "classy", "news", "zzz", "_this"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        ck_assert_str_eq(expr_cu(id(var(plain[i], T(TY_INT)))), plain[i]);
+}
+END_TEST
+
 static Suite *emit_suite(void)
 {
     Suite *s = suite_create("emit");
@@ -943,6 +1018,8 @@ static Suite *emit_suite(void)
     tcase_add_test(tc, test_vadd_opencl);
     tcase_add_test(tc, test_vadd_cuda);
     tcase_add_test(tc, test_golden_dynlocal_runs);
+    tcase_add_test(tc, test_printf_matches_snprintf);
+    tcase_add_test(tc, test_cxx_keywords_renamed);
     suite_add_tcase(s, tc);
     return s;
 }
