@@ -345,7 +345,7 @@ static LineOrigin *line_origins(const char *source, size_t *count)
     return map;
 }
 
-static char *map_log(const char *source, const char *log)
+char *sgrt_map_log(const char *source, const char *log)
 {
     size_t nlines = 0, cap = strlen(log) * 2 + 256, len = 0;
     LineOrigin *map = line_origins(source, &nlines);
@@ -418,7 +418,7 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
         SgrtBuildResult result = {0};
         status = be->build_source(program, source, program->options, &result);
         if (result.log) {
-            char *mapped = map_log(source, result.log);
+            char *mapped = sgrt_map_log(source, result.log);
             if (mapped) {
                 free(result.log);
                 result.log = mapped;
