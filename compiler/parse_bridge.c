@@ -263,6 +263,13 @@ static bool parse_float_literal(ParseContext *ctx, Node *n, const char *text, si
 {
     char buf[256];
     size_t body = len;
+    /* strtod takes "0x1.8" but C17 §6.4.4.2 requires the binary exponent
+     * (and without it a trailing 'f' would be read as a hex digit). */
+    if (len > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+        !memchr(text, 'p', len) && !memchr(text, 'P', len)) {
+        diag_error(ctx->diag, n->loc, "hexadecimal floating constant requires an exponent");
+        return false;
+    }
     if (body > 0 && (text[body - 1] == 'f' || text[body - 1] == 'F')) {
         n->is_float_suffix = true;
         body--;

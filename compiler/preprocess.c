@@ -915,6 +915,13 @@ static bool read_params(Preprocessor *pp, Macro *m)
 static bool analyse_body(Preprocessor *pp, Macro *m)
 {
     m->param_of = ARENA_NEW_ARRAY(pp->arena, short, m->body_len ? m->body_len : 1);
+    for (int i = 0; i < m->body_len && !m->variadic; i++) {
+        if (m->body[i].kind == TK_IDENT && same_text(&m->body[i], "__VA_ARGS__", 11)) {
+            diag_error(pp->diag, m->body[i].loc,
+                       "__VA_ARGS__ can only appear in the expansion of a variadic macro");
+            return false;
+        }
+    }
     for (int i = 0; i < m->body_len; i++) {
         Token *t = &m->body[i];
         m->param_of[i] = PARAM_NONE;
