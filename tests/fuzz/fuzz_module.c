@@ -11,6 +11,7 @@
  *  3. sgrt_cache_store(LOG, ENTRY) then sgrt_cache_load must give back the
  *     same log and binary bytes.
  * The cache lives in a fresh temporary directory (SGRT_CACHE_DIR). */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char cache_dir[] = "/tmp/sgrt-fuzz-XXXXXX";
 
+/* The cache holds at most the two entries below; remove them and the
+ * directory at exit. */
+static void remove_cache(void)
+{
+    DIR *dir = opendir(cache_dir);
+    if (dir) {
+        char path[512];
+        for (struct dirent *e; (e = readdir(dir));) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+            unlink(path);
+        }
+        closedir(dir);
+    }
+    rmdir(cache_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     if (!mkdtemp(cache_dir))
         abort();
+    atexit(remove_cache);
     setenv("SGRT_CACHE_DIR", cache_dir, 1);
     unsetenv("SGRT_CACHE");
     return 0;
