@@ -462,10 +462,20 @@ Node *parse_char(ParseContext *ctx, const Token *tok)
     return n;
 }
 
+/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
+ * (found by fuzzing) would silently cut it: an error instead. */
+static bool string_has_nul(ParseContext *ctx, const Token *tok)
+{
+    if (!memchr(tok->text, '\0', tok->len))
+        return false;
+    diag_error(ctx->diag, tok->loc, "null character in string literal");
+    return true;
+}
+
 Node *parse_string(ParseContext *ctx, const Token *tok)
 {
     Node *n = ast_new(ctx->arena, ND_STRING_LIT, tok->loc);
-    n->text = arena_strndup(ctx->arena, tok->text, tok->len);
+    n->text = string_has_nul(ctx, tok) ? "\"\"" : arena_strndup(ctx->arena, tok->text, tok->len);
     return n;
 }
 
@@ -473,7 +483,7 @@ Node *parse_string(ParseContext *ctx, const Token *tok)
 void parse_append_string(ParseContext *ctx, Node *str, const Token *tok)
 {
     const char *open = memchr(tok->text, '"', tok->len);
-    if (!open)
+    if (!open || string_has_nul(ctx, tok))
         return;
     size_t old_len = strlen(str->text);
     size_t add = (size_t)(tok->text + tok->len - (open + 1));
