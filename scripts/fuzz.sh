@@ -5,6 +5,7 @@
 # the repository (fuzz_sgcc) and of sgcc's OpenCL output with a device-
 # compiler log (fuzz_module).  Prints executions, coverage and findings per
 # harness; crashing inputs land in build-fuzz/findings/<harness>/.
+# SGCC_FUZZ_HARNESSES picks harnesses (default: fuzz_sgcc fuzz_module).
 # Not part of scripts/test.sh: the crashers found so far are regression
 # cases in tests/errors and tests/golden.  See docs/RELIABILITY.md.
 set -euo pipefail
@@ -45,13 +46,14 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 report=$work/report.txt
 : >"$report"
-for h in fuzz_sgcc fuzz_module; do
+for h in ${SGCC_FUZZ_HARNESSES:-fuzz_sgcc fuzz_module}; do
     seed=$work/seed_${h#fuzz_}
     dict=()
     [ $h = fuzz_sgcc ] && dict=(-dict="$(pwd)/$work/sgc.dict")
     exe=$(pwd)/$build/tests/fuzz/$h
     log=$work/$h.log
     # #include in an input resolves in an empty directory.
+    start=$SECONDS
     (cd "$work/cwd" && "$exe" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$(pwd)/../../findings/$h/" \
         "${dict[@]}" "../corpus_${h#fuzz_}" "../seed_${h#fuzz_}") >"$log" 2>&1 || true
@@ -60,7 +62,9 @@ for h in fuzz_sgcc fuzz_module; do
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     corpus=$(find "$work/corpus_${h#fuzz_}" -type f | wc -l)
     findings=$(find "$build/findings/$h" -type f | wc -l)
-    printf '%-12s %6ss  execs %-9s cov %-6s ft %-6s corpus %-5s findings %s\n' \
-        "$h" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$findings" | tee -a "$report"
+    # Seconds actually fuzzed: less than asked when a crash stopped it.
+    printf '%-12s %5ss  execs %-9s cov %-6s ft %-6s corpus %-5s findings %s\n' \
+        "$h" "$((SECONDS - start))" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$findings" |
+        tee -a "$report"
     grep -E 'ERROR: |SUMMARY: |runtime error' "$log" | head -5 || true
 done

@@ -22,7 +22,7 @@ set -u
 root=$(pwd)
 out=${OUT:-/tmp/gpu_sanitize}
 mkdir -p "$out"
-dev=$root/.devbuild
+dev=${DEVBUILD:-$root/.devbuild}
 [ -d "$dev/bin" ] || { echo "no .devbuild/: run scripts/pack_gpu.sh on the build machine"; exit 2; }
 export LD_LIBRARY_PATH=$dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export SGRT_DEVICE=cuda SGRT_CACHE=0
