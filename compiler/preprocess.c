@@ -1861,8 +1861,11 @@ static Token *directive(Preprocessor *pp, Token *hash)
 /* _Pragma("text") (C17 6.10.9): the string, unescaped, as a #pragma. */
 static Token *pragma_operator(Preprocessor *pp, Token *op)
 {
-    Token *lparen = pp->tok, *str = lparen->next, *rparen = str->next;
-    if (!is_punct(lparen, '(') || str->kind != TK_STRING || !is_punct(rparen, ')')) {
+    /* Checked one by one: at the end of the input a token has no next. */
+    Token *lparen = pp->tok;
+    Token *str = is_punct(lparen, '(') ? lparen->next : NULL;
+    Token *rparen = str && str->kind == TK_STRING ? str->next : NULL;
+    if (!rparen || !is_punct(rparen, ')')) {
         diag_error(pp->diag, op->loc, "_Pragma takes a parenthesized string literal");
         return NULL;
     }
