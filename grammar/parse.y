@@ -266,7 +266,7 @@ declaration_specifier
     | function_specifier
     | alignment_specifier
     | attribute_specifier
-        { $$ = parse_specs_new(ctx, $1->loc); $$->attrs = $1; }
+        { $$ = parse_specs_new(ctx, @1); $$->attrs = $1; /* [[]] is NULL */ }
     ;
 
 /* SGC: kernel and spec_const are written where storage classes go. */
