@@ -307,6 +307,13 @@ static bool parse_float_literal(ParseContext *ctx, Node *n, const char *text, si
 {
     char buf[256];
     size_t body = len;
+    /* strtod takes "0x1.8" but C17 §6.4.4.2 requires the binary exponent
+     * (and without it a trailing 'f' would be read as a hex digit). */
+    if (len > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+        !memchr(text, 'p', len) && !memchr(text, 'P', len)) {
+        diag_error(ctx->diag, n->loc, "hexadecimal floating constant requires an exponent");
+        return false;
+    }
     if (body > 0 && (text[body - 1] == 'f' || text[body - 1] == 'F')) {
         n->is_float_suffix = true;
         body--;
@@ -499,10 +506,20 @@ Node *parse_char(ParseContext *ctx, const Token *tok)
     return n;
 }
 
+/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
+ * (found by fuzzing) would silently cut it: an error instead. */
+static bool string_has_nul(ParseContext *ctx, const Token *tok)
+{
+    if (!memchr(tok->text, '\0', tok->len))
+        return false;
+    diag_error(ctx->diag, tok->loc, "null character in string literal");
+    return true;
+}
+
 Node *parse_string(ParseContext *ctx, const Token *tok)
 {
     Node *n = ast_new(ctx->arena, ND_STRING_LIT, tok->loc);
-    n->text = arena_strndup(ctx->arena, tok->text, tok->len);
+    n->text = string_has_nul(ctx, tok) ? "\"\"" : arena_strndup(ctx->arena, tok->text, tok->len);
     return n;
 }
 
@@ -510,7 +527,7 @@ Node *parse_string(ParseContext *ctx, const Token *tok)
 void parse_append_string(ParseContext *ctx, Node *str, const Token *tok)
 {
     const char *open = memchr(tok->text, '"', tok->len);
-    if (!open)
+    if (!open || string_has_nul(ctx, tok))
         return;
     size_t old_len = strlen(str->text);
     size_t add = (size_t)(tok->text + tok->len - (open + 1));

@@ -445,7 +445,10 @@ static Token *copy_line(Preprocessor *pp)
     Token head = {0}, *cur = &head;
     for (; !at_eol(pp->tok); pp->tok = pp->tok->next)
         cur = cur->next = copy_token(pp, pp->tok);
-    cur->next = new_eof(pp, pp->tok->loc);
+    /* The end of the line is just after its last token, not the next line
+     * (errors like "expected value" point there). */
+    SrcLoc end = cur != &head ? (SrcLoc){cur->loc.file, cur->loc.offset + cur->len} : pp->tok->loc;
+    cur->next = new_eof(pp, end);
     return head.next;
 }
 
@@ -863,18 +866,21 @@ static bool read_params(Preprocessor *pp, Macro *m)
     Param params[256];
     int count = 0;
     Token *t = pp->tok->next; /* after '(' */
+    const Token *prev = pp->tok;
+#define AT_LINE_END(tok) (at_eol(tok) ? (SrcLoc){prev->loc.file, prev->loc.offset + prev->len} : (tok)->loc)
     if (is_punct(t, ')') && !at_eol(t)) {
         pp->tok = t->next;
         return true;
     }
     for (;;) {
         if (at_eol(t)) {
-            diag_error(pp->diag, t->loc, "missing ')' in macro parameter list");
+            diag_error(pp->diag, AT_LINE_END(t), "missing ')' in macro parameter list");
             return false;
         }
         if (is_punct(t, P_ELLIPSIS)) {
             m->variadic = true;
             params[count++] = (Param){"__VA_ARGS__", 11};
+            prev = t;
             t = t->next;
         } else if (t->kind == TK_IDENT) {
             for (int i = 0; i < count; i++)
@@ -887,9 +893,11 @@ static bool read_params(Preprocessor *pp, Macro *m)
                 return false;
             }
             params[count++] = (Param){t->text, t->len};
+            prev = t;
             t = t->next;
             if (is_punct(t, P_ELLIPSIS) && !at_eol(t)) { /* GNU named variadic: args... */
                 m->variadic = true;
+                prev = t;
                 t = t->next;
             }
         } else {
@@ -899,12 +907,14 @@ static bool read_params(Preprocessor *pp, Macro *m)
         if (!at_eol(t) && is_punct(t, ')'))
             break;
         if (m->variadic || at_eol(t) || !is_punct(t, ',')) {
-            diag_error(pp->diag, t->loc, "expected ',' or ')' in macro parameter list");
+            diag_error(pp->diag, AT_LINE_END(t), "expected ',' or ')' in macro parameter list");
             return false;
         }
+        prev = t;
         t = t->next;
     }
     pp->tok = t->next;
+#undef AT_LINE_END
     m->param_count = count;
     m->params = ARENA_NEW_ARRAY(pp->arena, Param, count);
     memcpy(m->params, params, sizeof(Param) * (size_t)count);
@@ -915,6 +925,13 @@ static bool read_params(Preprocessor *pp, Macro *m)
 static bool analyse_body(Preprocessor *pp, Macro *m)
 {
     m->param_of = ARENA_NEW_ARRAY(pp->arena, short, m->body_len ? m->body_len : 1);
+    for (int i = 0; i < m->body_len && !m->variadic; i++) {
+        if (m->body[i].kind == TK_IDENT && same_text(&m->body[i], "__VA_ARGS__", 11)) {
+            diag_error(pp->diag, m->body[i].loc,
+                       "__VA_ARGS__ can only appear in the expansion of a variadic macro");
+            return false;
+        }
+    }
     for (int i = 0; i < m->body_len; i++) {
         Token *t = &m->body[i];
         m->param_of[i] = PARAM_NONE;
@@ -1844,8 +1861,11 @@ static Token *directive(Preprocessor *pp, Token *hash)
 /* _Pragma("text") (C17 6.10.9): the string, unescaped, as a #pragma. */
 static Token *pragma_operator(Preprocessor *pp, Token *op)
 {
-    Token *lparen = pp->tok, *str = lparen->next, *rparen = str->next;
-    if (!is_punct(lparen, '(') || str->kind != TK_STRING || !is_punct(rparen, ')')) {
+    /* Checked one by one: at the end of the input a token has no next. */
+    Token *lparen = pp->tok;
+    Token *str = is_punct(lparen, '(') ? lparen->next : NULL;
+    Token *rparen = str && str->kind == TK_STRING ? str->next : NULL;
+    if (!rparen || !is_punct(rparen, ')')) {
         diag_error(pp->diag, op->loc, "_Pragma takes a parenthesized string literal");
         return NULL;
     }

@@ -445,6 +445,17 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
             A.t[i] = s->basic[TY_VOID];
             continue;
         }
+        int op_at = -1;
+        for (int j = 0; j < A.n && op_at < 0; j++)
+            op_at = is_name_arg(bi, j, A.n) ? j : -1;
+        if (op_at >= 0 && a->kind == ND_IDENT && group_op_lookup(a->name) != GOP_NONE &&
+            !sema_lookup(s, a->name)) {
+            diag_error(s->diag, a->loc, "the operation '%s' must be argument %d of '%s', not %d",
+                       a->name, op_at + 1, info->name, i + 1);
+            A.t[i] = s->t_err;
+            bad = true;
+            continue;
+        }
         A.t[i] = type_decay(s, sema_expr(s, a));
         bad |= sema_is_err(s, A.t[i]);
     }

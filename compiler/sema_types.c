@@ -525,6 +525,9 @@ static void func_params(Sema *s, Type *fn, Declarator *d)
             diag_error(s->diag, p->loc, "K&R-style parameter lists are not supported");
             break;
         }
+        if (p->decl_specs->is_spec_const)
+            diag_error(s->diag, p->decl_specs->loc,
+                       "spec constants must be declared at file scope, not as parameters");
         Type *ty = sema_declspecs(s, p->decl_specs);
         if (!ty) {
             diag_error(s->diag, p->loc, "'auto' not allowed in function prototype");

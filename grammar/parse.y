@@ -276,7 +276,7 @@ declaration_specifier
     | function_specifier
     | alignment_specifier
     | attribute_specifier
-        { $$ = parse_specs_new(ctx, $1->loc); $$->attrs = $1; }
+        { $$ = parse_specs_new(ctx, @1); $$->attrs = $1; /* [[]] is NULL */ }
     ;
 
 /* SGC: kernel and spec_const are written where storage classes go. */
@@ -948,6 +948,33 @@ static const char *describe_expected(const yysymbol_kind_t *expected, int n)
     return "expression";
 }
 
+/* The spelling of keyword token KW_<token> (keywords.def). */
+static const char *keyword_spelling(const char *token)
+{
+    static const struct { const char *token, *spelling; } table[] = {
+#define KEYWORD(token, spelling) {#token, spelling},
+#include "keywords.def"
+#undef KEYWORD
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (strcmp(table[i].token, token) == 0)
+            return table[i].spelling;
+    return token;
+}
+
+static bool is_keyword_text(const Token *tok)
+{
+    char text[32];
+    if (tok->len >= sizeof text)
+        return false;
+    memcpy(text, tok->text, tok->len);
+    text[tok->len] = '\0';
+#define KEYWORD(token, spelling) if (strcmp(text, spelling) == 0) return true;
+#include "keywords.def"
+#undef KEYWORD
+    return false;
+}
+
 static void quote_symbol(yysymbol_kind_t sym, char *buf, size_t size)
 {
     const char *name = yysymbol_name(sym);
@@ -958,7 +985,7 @@ static void quote_symbol(yysymbol_kind_t sym, char *buf, size_t size)
     else if (sym == YYSYMBOL_YYEOF)
         snprintf(buf, size, "end of file");
     else if (strncmp(name, "KW_", 3) == 0)
-        snprintf(buf, size, "keyword");
+        snprintf(buf, size, "'%s'", keyword_spelling(name + 3));
     else
         snprintf(buf, size, "%s", name);
 }
@@ -1007,6 +1034,19 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
     else
         snprintf(seen, sizeof seen, "'%.*s'", (int)(la->len > 40 ? 40 : la->len), la->text);
 
+    /* "vec4 v;": two identifiers in a row, the first not a type. */
+    const Token *prev = ctx->prev_tok;
+    if (lookahead == YYSYMBOL_IDENTIFIER && prev && prev->kind == TK_IDENT &&
+        !is_keyword_text(prev) && !is_keyword_text(la)) {
+        diag_error(ctx->diag, prev->loc, "unknown type name '%.*s'",
+                   (int)(prev->len > 40 ? 40 : prev->len), prev->text);
+        return 0;
+    }
+    if (prev && prev->kind == TK_IDENT && prev->len == 7 && memcmp(prev->text, "_Atomic", 7) == 0) {
+        diag_error(ctx->diag, prev->loc, "_Atomic types are not supported");
+        return 0;
+    }
+
     const OpenBracket *unclosed = open_bracket(ctx);
     if (lookahead == YYSYMBOL_YYEOF && unclosed) {
         char closer = unclosed->punct == '(' ? ')' : unclosed->punct == '[' ? ']' : '}';
@@ -1033,6 +1073,8 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
     }
     if (wants_semicolon)
         snprintf(want, sizeof want, "';'"); /* "';' or ','" reads worse than GCC's */
+    else if (strstr(want, "'>'"))
+        snprintf(want, sizeof want, "'>'"); /* fixed_size_group<N>: not "<<, >> or '>'" */
     if (wants_semicolon && ctx->prev_tok)
         loc = (SrcLoc){ctx->prev_tok->loc.file, ctx->prev_tok->loc.offset + ctx->prev_tok->len};
     const OpenBracket *open = open_bracket(ctx);

@@ -90,8 +90,7 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
     if (!ext)
         return;
     if (in->opencl_c_major >= 3) {
-        /* OpenCL 3.0 reports optional features as name/version pairs; the
-         * feature name is all we need, so a byte search is enough. */
+        /* OpenCL 3.0 reports optional features as name/version pairs. */
         if (clGetDeviceInfo(id, SGRT_CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &features_size) ==
                 CL_SUCCESS &&
             features_size > 0 && (features = calloc(1, features_size + 1)) != NULL &&
@@ -99,8 +98,16 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
                             NULL) != CL_SUCCESS)
             features_size = 0;
     }
-    bool feature_subgroups =
-        features && memmem(features, features_size, "__opencl_c_subgroups", 20) != NULL;
+    /* The result is an array of cl_name_version {cl_version; char name[64]}:
+     * compare each NUL-terminated name (the bytes after a name's NUL are
+     * whatever the driver had, uninitialised under valgrind). */
+    typedef struct { uint32_t version; char name[64]; } NameVersion;
+    bool feature_subgroups = false;
+    for (size_t off = 0; features && off + sizeof(NameVersion) <= features_size;
+         off += sizeof(NameVersion)) {
+        const NameVersion *nv = (const NameVersion *)(features + off);
+        feature_subgroups |= strncmp(nv->name, "__opencl_c_subgroups", sizeof nv->name) == 0;
+    }
     bool khr = sgrt_contains_word(ext, "cl_khr_subgroups") ||
                sgrt_contains_word(ext, "cl_intel_subgroups") || feature_subgroups;
     bool ballot = sgrt_contains_word(ext, "cl_khr_subgroup_ballot");

@@ -9,7 +9,9 @@
  * bits that were set: integers in decimal with a suffix for unsigned and
  * 64-bit types, floats in hexadecimal ("%a"), infinities and NaNs as
  * constant divisions (no headers are needed for them). */
+#include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,11 +334,16 @@ static LineOrigin *line_origins(const char *source, size_t *count)
     for (size_t i = 0; i < n; i++) {
         map[i] = cur;
         const char *q = p + strspn(p, " \t");
-        long num;
-        int used = 0;
-        if (*q == '#' && (q += 1 + strspn(q + 1, " \t"), strncmp(q, "line", 4) == 0) &&
-            sscanf(q + 4, " %ld%n", &num, &used) == 1) {
-            const char *f = strchr(q + 4 + used, '"'), *e = f ? strchr(f + 1, '"') : NULL;
+        const char *digits = NULL;
+        long num = 0;
+        char *after = NULL;
+        if (*q == '#' && (q += 1 + strspn(q + 1, " \t"), strncmp(q, "line", 4) == 0)) {
+            digits = q + 4 + strspn(q + 4, " \t");
+            num = strtol(digits, &after, 10);
+        }
+        /* C17 6.10.4: the line number is at most 2147483647. */
+        if (digits && after != digits && isdigit((unsigned char)*digits) && num <= INT_MAX) {
+            const char *f = strchr(after, '"'), *e = f ? strchr(f + 1, '"') : NULL;
             const char *eol = strchr(q, '\n');
             if (f && e && (!eol || e < eol))
                 cur.file = f + 1, cur.file_len = (size_t)(e - f - 1);
@@ -353,7 +360,7 @@ static LineOrigin *line_origins(const char *source, size_t *count)
     return map;
 }
 
-static char *map_log(const char *source, const char *log)
+char *sgrt_map_log(const char *source, const char *log)
 {
     size_t nlines = 0, cap = strlen(log) * 2 + 256, len = 0;
     LineOrigin *map = line_origins(source, &nlines);
@@ -426,7 +433,7 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
         SgrtBuildResult result = {0};
         status = be->build_source(program, source, program->options, &result);
         if (result.log) {
-            char *mapped = map_log(source, result.log);
+            char *mapped = sgrt_map_log(source, result.log);
             if (mapped) {
                 free(result.log);
                 result.log = mapped;

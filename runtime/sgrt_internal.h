@@ -139,6 +139,11 @@ static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
 /* context.c: whether `buffer` is a live buffer of `context`. */
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
 
+/* program.c: rewrites "<kernel>:LINE:" locations of a device compiler's
+ * build log through the #line directives of `source`, so that the log names
+ * .sgc lines.  Returns a malloc'ed string, NULL when out of memory. */
+char *sgrt_map_log(const char *source, const char *log);
+
 /* cache.c: the on-disk binary cache. */
 typedef struct SgrtCacheKey {
     uint64_t lo, hi;

@@ -13,6 +13,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libclang-19-dev llvm-19-dev llvm-19-tools check meson ninja-build \
     pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo valgrind \
     scdoc cmake python3-jsonschema >/dev/null
+# clang 19 with its runtime libraries: libFuzzer and the sanitizers for
+# scripts/fuzz.sh (scripts/test-sanitize.sh uses gcc's sanitizers).
+$SUDO apt-get install -y -qq --no-install-recommends clang-19 libclang-rt-19-dev >/dev/null
 # The Intel CPU OpenCL runtime (OpenCL 3.0 with the sub-group extensions) and
 # Oclgrind come from PyPI.  --break-system-packages is needed where the
 # system Python is "externally managed" (Debian 12's own python3).

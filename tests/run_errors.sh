@@ -4,7 +4,8 @@
 # For each tests/errors/x.sgc, runs sgcc from inside tests/errors with
 # --color=never (optional x.flags adds words) and checks that
 #   - the exit status is 1 (errors in the input),
-#   - stderr equals x.err exactly (file:line:col, message, line, caret),
+#   - stderr equals x.err exactly (file:line:col, message, line, caret)
+#     and holds at least one located error,
 #   - no output file and no temporary was created,
 #   - pre-existing outputs are left byte-identical.
 # SGCC_UPDATE_GOLDEN=1 rewrites the .err files instead (the status and
@@ -41,6 +42,10 @@ for src in "$dir"/*.sgc; do
         cp "$tmp/stderr" "$dir/$name.err"
     elif ! diff -u "$dir/$name.err" "$tmp/stderr"; then
         echo "FAIL $name: diagnostics differ from $name.err"
+        ok=0
+    fi
+    if ! grep -Eq '^[^ ]+:[0-9]+:[0-9]+: error: ' "$tmp/stderr"; then
+        echo "FAIL $name: no located error (file:line:col: error:) on stderr"
         ok=0
     fi
     if [ -n "$(ls -A "$fresh")" ]; then

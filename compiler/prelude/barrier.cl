@@ -205,9 +205,11 @@ static inline void sgc_async_barrier_invalidate(__local sgc_async_barrier *b)
     b->sgc_word[1] = 0;
 }
 
+/* An atomic read (OpenCL C 1.2 has no atomic load): a plain volatile load
+ * racing with the arrivals' atomic_sub is a data race (Oclgrind reports it). */
 static inline uint sgc_async_barrier_phase(__local sgc_async_barrier *b)
 {
-    return ((volatile __local uint *)b->sgc_word)[0] >> SGC_ASYNC_PHASE_SHIFT;
+    return atomic_or((volatile __local uint *)b->sgc_word, 0u) >> SGC_ASYNC_PHASE_SHIFT;
 }
 
 /* count arrivals at once; drop of them also leave the phases to come. */

@@ -188,6 +188,16 @@ START_TEST(module_names)
 END_TEST
 
 /* Compiles host code that includes the header; returns gcc's status. */
+/* A sanitizer build's libsgrt needs a host linked with the same runtime
+ * (scripts/test-sanitize.sh). */
+#if defined(__SANITIZE_ADDRESS__)
+#define HOST_SANITIZE "-fsanitize=address,undefined "
+#elif defined(__SANITIZE_THREAD__)
+#define HOST_SANITIZE "-fsanitize=thread "
+#else
+#define HOST_SANITIZE ""
+#endif
+
 static int compile_host(const char *body, bool link)
 {
     char src[128], cmd[1024];
@@ -198,8 +208,8 @@ static int compile_host(const char *body, bool link)
     fclose(f);
     if (link)
         snprintf(cmd, sizeof cmd,
-                 "gcc -std=c17 -Wall -Wextra -Werror -I'%s' '%s' -o '%s/host' -L'%s' "
-                 "-Wl,-rpath,'%s' -lsgrt 2>'%s/gcc.log'",
+                 "gcc " HOST_SANITIZE "-std=c17 -Wall -Wextra -Werror -I'%s' '%s' -o '%s/host' "
+                 "-L'%s' -Wl,-rpath,'%s' -lsgrt 2>'%s/gcc.log'",
                  include_dir, src, work, lib_dir, lib_dir, work);
     else
         snprintf(cmd, sizeof cmd,

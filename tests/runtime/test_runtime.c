@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "modules.h"
+#include "sgrt_internal.h" /* the cache, for the concurrency test */
 
 #define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
 #define EXPECT(status, call)                                                              \
@@ -615,6 +616,52 @@ START_TEST(threads_with_own_programs)
 }
 END_TEST
 
+/* Writers and readers of one cache key at once: every load sees one whole
+ * entry of one writer (temporary file + rename), never a torn mix. */
+enum { CACHE_THREADS = 6, CACHE_ROUNDS = 150, CACHE_BYTES = 8192 };
+
+static void *cache_body(void *arg)
+{
+    unsigned id = (unsigned)(size_t)arg;
+    SgrtCacheKey key = {0x5eed, 0xcafe};
+    unsigned char mine[CACHE_BYTES];
+    char log[32];
+    memset(mine, (int)id, sizeof mine);
+    snprintf(log, sizeof log, "writer %u", id);
+    for (int round = 0; round < CACHE_ROUNDS; round++) {
+        sgrt_cache_store(key, log, mine, sizeof mine);
+        char *got_log = NULL;
+        unsigned char *got = NULL;
+        size_t size = 0;
+        if (!sgrt_cache_load(key, &got_log, &got, &size))
+            return (void *)1; /* someone's complete entry is always there */
+        unsigned writer = got[0];
+        char want_log[32];
+        snprintf(want_log, sizeof want_log, "writer %u", writer);
+        bool whole = size == CACHE_BYTES && strcmp(got_log, want_log) == 0;
+        for (size_t i = 0; whole && i < size; i++)
+            whole = got[i] == writer;
+        free(got_log);
+        free(got);
+        if (!whole)
+            return (void *)2;
+    }
+    return NULL;
+}
+
+START_TEST(cache_concurrent_writers_and_readers)
+{
+    pthread_t t[CACHE_THREADS];
+    for (size_t i = 0; i < CACHE_THREADS; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, cache_body, (void *)(i + 1)), 0);
+    for (int i = 0; i < CACHE_THREADS; i++) {
+        void *r = NULL;
+        pthread_join(t[i], &r);
+        ck_assert_ptr_null(r);
+    }
+}
+END_TEST
+
 static Suite *runtime_suite(void)
 {
     Suite *s = suite_create("sgrt");
@@ -639,6 +686,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(tc, dynamic_local_memory);
     tcase_add_test(tc, profiling_events_are_ordered);
     tcase_add_test(tc, threads_with_own_programs);
+    tcase_add_test(tc, cache_concurrent_writers_and_readers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -234,6 +234,12 @@ static EmitOptions OPTS = {.line_directives = true, .sgcc_version = "test"};
 
 static EmitCtx *ctx_for(const EmitHooks *hooks)
 {
+    /* What the previous expression left (emit_unit frees these itself). */
+    for (int i = 0; i < CTX.piece_count; i++)
+        free(CTX.piece_keys[i]);
+    free(CTX.piece_keys);
+    free(CTX.defined_records);
+    emit_buffer_free(&CTX.pieces);
     emit_buffer_free(&OUT);
     emit_buffer_init(&OUT);
     memset(&CTX, 0, sizeof CTX);

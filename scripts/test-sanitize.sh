@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test-sanitize.sh — the test suite again under sanitizers (.ci/run runs it
+# after scripts/test.sh; docs/RELIABILITY.md has the what and why).
+#
+# 1. build-sanitize/: gcc with AddressSanitizer + UndefinedBehaviorSanitizer
+#    (every UB report is fatal, leaks are errors).  sgcc itself runs under
+#    them at build time for every generated test input and sample.  Runs:
+#    unit, golden, errors, cli, determinism, fuzz (crasher replay), runtime
+#    (sgrt on PoCL), samples (sgrt hosts, --verify), and the execution tests
+#    whose host goes through sgrt or is quick: split barriers (PoCL, Intel),
+#    tangle masks (Intel), groups on PoCL.
+#    Skipped, because they run no sanitized product code and spend their
+#    time in third-party compilers: the groups matrix and the Intel
+#    exec-groups variants (raw-OpenCL hosts; ~95% of their time is the Intel
+#    device compiler, over 10 minutes each under ASan here), the nvcc
+#    compile checks, the valgrind and Oclgrind passes.
+#    Third-party leaks (OpenCL ICD loader, PoCL, Intel runtime, LLVM) are
+#    suppressed by library in tests/sanitize/lsan.supp; nothing of ours is.
+# 2. build-tsan/: ThreadSanitizer on the runtime test (concurrent program
+#    builds on one context, concurrent cache writers and readers) on PoCL.
+#    The Intel runtime is not used under TSan: its kernels run on TBB
+#    threads TSan cannot see synchronise, so it reports races in
+#    JIT-compiled kernel code that are not races.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+eval "$(scripts/intel-ocl-env.sh)"
+start=$SECONDS
+asan=${SGCC_ASAN_BUILD_DIR:-build-sanitize}
+tsan=${SGCC_TSAN_BUILD_DIR:-build-tsan}
+
+[ -f "$asan/build.ninja" ] ||
+    meson setup "$asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0
+meson compile -C "$asan"
+meson test -C "$asan" --print-errorlogs --suite unit --suite golden --suite errors --suite cli \
+    --suite determinism --suite fuzz --suite runtime --suite samples
+meson test -C "$asan" --print-errorlogs exec-barrier-pocl exec-barrier-intel barrier-opencl \
+    exec-tangle-intel-64 exec-tangle-intel-60 exec-tangle-intel-24 exec-groups-pocl
+echo "test-sanitize: ASan+UBSan pass done after $((SECONDS - start)) s"
+
+[ -f "$tsan/build.ninja" ] ||
+    meson setup "$tsan" -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug
+meson compile -C "$tsan" tests/runtime/test_runtime
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 SGRT_DEVICE=opencl:portable \
+    CK_DEFAULT_TIMEOUT=600 "$tsan/tests/runtime/test_runtime"
+echo "test-sanitize: all passes done after $((SECONDS - start)) s"

@@ -1,0 +1,1 @@
+#error "configuration not supported"
