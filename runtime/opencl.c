@@ -101,6 +101,10 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
     }
     bool feature_subgroups =
         features && memmem(features, features_size, "__opencl_c_subgroups", 20) != NULL;
+    static const char collectives[] = "__opencl_c_work_group_collective_functions";
+    in->wg_collectives =
+        in->opencl_c_major == 2 ||
+        (features && memmem(features, features_size, collectives, sizeof collectives - 1));
     bool khr = sgrt_contains_word(ext, "cl_khr_subgroups") ||
                sgrt_contains_word(ext, "cl_intel_subgroups") || feature_subgroups;
     bool ballot = sgrt_contains_word(ext, "cl_khr_subgroup_ballot");
@@ -344,6 +348,29 @@ static sgrt_status cl_kernel_create(sgrt_kernel *kernel)
 
 static void cl_kernel_free(sgrt_kernel *kernel) { clReleaseKernel(kernel->api_kernel); }
 
+static sgrt_status cl_kernel_wg_info(sgrt_kernel *kernel, sgrt_kernel_info *info)
+{
+    cl_device_id id = dev_id(kernel->program->context->device);
+    size_t max = 0, multiple = 0;
+    cl_ulong local = 0;
+    cl_int err = clGetKernelWorkGroupInfo(kernel->api_kernel, id, CL_KERNEL_WORK_GROUP_SIZE,
+                                          sizeof max, &max, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(kernel->api_kernel, id,
+                                       CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof multiple, &multiple, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(kernel->api_kernel, id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof local, &local, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail("clGetKernelWorkGroupInfo", err);
+    info->max_work_group_size = max;
+    info->preferred_multiple = multiple ? multiple : 1;
+    info->suggested_work_group_size = max;
+    info->local_mem_size = local;
+    return SGRT_SUCCESS;
+}
+
 static sgrt_status set_args(sgrt_kernel *kernel)
 {
     for (uint32_t i = 0; i < kernel->desc->param_count; i++) {
@@ -424,6 +451,7 @@ const SgrtBackend sgrt_opencl_backend = {
     .program_free = cl_program_free,
     .kernel_create = cl_kernel_create,
     .kernel_free = cl_kernel_free,
+    .kernel_info = cl_kernel_wg_info,
     .launch = cl_launch,
     .event_wait = cl_event_wait,
     .event_profile = cl_event_profile,

@@ -75,6 +75,7 @@ struct sgrt_program {
     sgrt_value *spec_values;
     bool built;
     bool cache_hit;
+    sgrt_wg_strategy wg_strategy; /* SGRT_WG_DEFAULT: the device's best */
     char *options;            /* final device-compiler options */
     char *log;                /* build log ("" when none) */
     void *api_program;        /* cl_program / CUmodule */
@@ -113,6 +114,7 @@ typedef struct SgrtBackend {
     void (*program_free)(sgrt_program *prog);
     sgrt_status (*kernel_create)(sgrt_kernel *kernel);
     void (*kernel_free)(sgrt_kernel *kernel);
+    sgrt_status (*kernel_info)(sgrt_kernel *kernel, sgrt_kernel_info *info);
     /* dims are validated and local[] filled in. */
     sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims, sgrt_event *event);
     sgrt_status (*event_wait)(sgrt_event *event);
@@ -127,6 +129,9 @@ static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
 {
     return dev->info.backend == SGRT_BACKEND_CUDA ? &sgrt_cuda_backend : &sgrt_opencl_backend;
 }
+
+/* device.c: fills wg_strategies and wg_strategy from the other capabilities. */
+void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
 
 /* context.c: whether `buffer` is a live buffer of `context`. */
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
