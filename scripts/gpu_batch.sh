@@ -37,6 +37,7 @@ for dev in cuda opencl:nvidia; do
     step "build_cache_$tag" 90 env SGRT_DEVICE=$dev "$bin/bench_build_cache" 11
 done
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576
+step reduce 500 env OUT="$out/reduce" samples/reduce/gpu_run.sh "$root/.devbuild"
 wait
 cat "$out"/bg_*.txt
 echo "== summary"; cat "$out/summary.txt"

@@ -11,7 +11,8 @@ rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/bin" "$dest/gen"
 cp -L "$build/runtime/libsgrt.so.0" "$dest/lib/"
 cp -L /lib/x86_64-linux-gnu/libsubunit.so.0 "$dest/lib/" 2>/dev/null || true
-for exe in samples/vector_add samples/stencil2d samples/matmul tests/runtime/test_runtime \
+for exe in samples/vector_add samples/stencil2d samples/matmul samples/reduce \
+           tests/reduce/test_reduce tests/runtime/test_runtime \
            bench/bench_build_cache bench/bench_tiles tests/exec_barrier/exec_barrier; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"
 done
