@@ -13,6 +13,7 @@
  * __device__ function), so the emitter declares nothing; every call starts
  * with __syncthreads() so that back-to-back calls may reuse it. */
 
+/* Same values as sgrt_wg_strategy (runtime/sgrt.h) and opencl_workgroup.cl. */
 #define SGC_WG_TREE 1
 #define SGC_WG_BUILTIN 2
 #define SGC_WG_SUBGROUP 3

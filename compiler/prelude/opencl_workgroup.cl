@@ -19,6 +19,8 @@
  *                       through local memory (khr and nvptx tiers).
  * A strategy the device lacks stops the build with #error. */
 
+/* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
+ * change them together. */
 #define SGC_WG_TREE 1
 #define SGC_WG_BUILTIN 2
 #define SGC_WG_SUBGROUP 3
