@@ -46,13 +46,14 @@
 #endif
 
 /* The second level works on items: work-items for the tree (and the wg
- * tier), sub-groups otherwise. */
+ * tier), sub-groups otherwise.  256 slots (2 KiB): a round of the
+ * sub-group strategy covers 256 sub-groups, so even an 8192-work-item
+ * group of 16-wide sub-groups needs two (64 slots made it 8 rounds, and
+ * the 2^26-int Reduce sample 3-4x slower on the Intel CPU runtime). */
 #if defined(SGC_TIER_WG) || SGC_WG_STRATEGY == SGC_WG_TREE
 #define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
-#define SGC_WG_SCRATCH_SLOTS 256
-#else
-#define SGC_WG_SCRATCH_SLOTS 64
 #endif
+#define SGC_WG_SCRATCH_SLOTS 256
 
 /* ---- data movement: every work-item reads one source work-item ---- */
 

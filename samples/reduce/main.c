@@ -25,11 +25,12 @@ static void usage(FILE *f)
             "  -n, --size N            elements (default 67108864 = 2^26; 2^K accepted)\n"
             "  -o, --op sum|min        operation (default sum)\n"
             "  -t, --type T            int, uint, long or float (default int)\n"
-            "  -d, --device SEL        sgrt device selector (default $SGRT_DEVICE, else first GPU,\n"
-            "                          else first CPU OpenCL device), e.g. cuda:0, opencl:pocl\n"
-            "  -s, --strategy S        default, tree, builtin or subgroup (default: the device's best)\n"
+            "  -d, --device SEL        sgrt device selector, e.g. cuda:0, opencl:portable\n"
+            "                          (default $SGRT_DEVICE, else first GPU, else first CPU)\n"
+            "  -s, --strategy S        default, tree, builtin or subgroup\n"
+            "                          (default: the device's best)\n"
             "  -w, --work-group L      work-group size (default: from the built kernel)\n"
-            "  -r, --repeat R          timed runs after one warm-up; the median is reported (default 5)\n"
+            "  -r, --repeat R          timed runs after one warm-up, median reported (default 5)\n"
             "  -h, --help\n");
 }
 

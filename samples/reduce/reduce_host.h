@@ -21,7 +21,9 @@
 
 #include "sample_util.h"
 
-typedef enum reduce_type { REDUCE_INT, REDUCE_UINT, REDUCE_LONG, REDUCE_FLOAT, REDUCE_TYPE_COUNT } reduce_type;
+typedef enum reduce_type {
+    REDUCE_INT, REDUCE_UINT, REDUCE_LONG, REDUCE_FLOAT, REDUCE_TYPE_COUNT
+} reduce_type;
 typedef enum reduce_op { REDUCE_SUM, REDUCE_MIN, REDUCE_OP_COUNT } reduce_op;
 
 /* Indexed by reduce_type: name, kernel of reduce.sgc, element size, sgrt type. */

@@ -5,6 +5,9 @@
  * compared exactly with the host reference.  A strategy the device lacks
  * must be refused by sgrt before the build, with a message naming it.
  *
+ * Two work-group sizes: the kernel's own (the sample's choice) and LOCAL
+ * (default 256, 0 = no cap), which alone runs MAX_SIZE (default 2^24).
+ *
  * usage: test_reduce [-d SELECTOR] [-w LOCAL] [-m MAX_SIZE]
  * Exit: 0 all passed, 1 a check failed, 77 no such device (meson: skip). */
 #include <getopt.h>
@@ -93,56 +96,69 @@ int main(int argc, char **argv)
                ki.preferred_multiple >= 1,
            "kernel info: max %zu (device %zu), multiple %zu", ki.max_work_group_size,
            info.max_work_group_size, ki.preferred_multiple);
-    size_t local = reduce_pick_local(&ki);
+    /* Two work-group sizes: the kernel's own maximum (as the sample; on CPUs
+     * thousands of work-items, so the strategies' multi-round paths run)
+     * for the small sizes, and a capped one that keeps 2^24 fast. */
+    size_t kernel_local = reduce_pick_local(&ki), local = kernel_local;
     if (want_local && want_local < local)
         local = want_local;
-    size_t sizes[] = {1, 100003 /* prime */, 3 * 2 * local + 17, max_size};
-    size_t nsizes = sizeof sizes / sizeof sizes[0];
-    printf("work-group size %zu; sizes 1, %zu, %zu, %zu\n", local, sizes[1], sizes[2], sizes[3]);
-
-    size_t cap = max_size > sizes[2] ? max_size : sizes[2];
+    size_t cap = max_size > 6 * kernel_local + 17 ? max_size : 6 * kernel_local + 17;
     void *data = malloc(cap * 8);
     sgrt_buffer *input, *tmp[2];
     SAMPLE_CHECK(sgrt_buffer_create(context, cap * 8, &input));
     SAMPLE_CHECK(sgrt_buffer_create(context, reduce_pass_groups(cap, 1) * 8, &tmp[0]));
     SAMPLE_CHECK(sgrt_buffer_create(context, reduce_pass_groups(cap, 1) * 8, &tmp[1]));
     int runs = 0;
-    for (int op = 0; op < REDUCE_OP_COUNT; op++)
-        for (int t = 0; t < REDUCE_TYPE_COUNT; t++)
-            for (size_t si = 0; si < nsizes; si++) {
-                size_t n = sizes[si], elem = reduce_types[t].size;
-                reduce_fill((reduce_type)t, (reduce_op)op, data, n, (uint32_t)(977 * si + 13 * t + op + 1));
-                unsigned char want[8], got[8];
-                reduce_reference((reduce_type)t, (reduce_op)op, data, n, want);
-                SAMPLE_CHECK(sgrt_buffer_write(input, 0, n * elem, data));
-                for (int s = SGRT_WG_TREE; s < SGRT_WG_STRATEGY_COUNT; s++) {
-                    if (!programs[s][op])
-                        continue;
-                    sgrt_kernel *kernel;
-                    SAMPLE_CHECK(sgrt_kernel_get(programs[s][op], reduce_types[t].kernel, &kernel));
-                    reduce_pass passes[REDUCE_MAX_PASSES];
-                    int pass_count = 0;
-                    sgrt_status st = reduce_device(kernel, input, tmp, n, local, elem, got,
-                                                   passes, &pass_count);
-                    char gs[64], ws[64];
-                    reduce_format((reduce_type)t, got, gs, sizeof gs);
-                    reduce_format((reduce_type)t, want, ws, sizeof ws);
-                    EXPECT(st == SGRT_SUCCESS && memcmp(got, want, elem) == 0,
-                           "%s %s %s n=%zu: device %s, host %s (%s)",
-                           sgrt_wg_strategy_name((sgrt_wg_strategy)s), reduce_op_names[op],
-                           reduce_types[t].name, n, gs, ws, sgrt_status_name(st));
-                    /* Passes: each shrinks by 2 x its work-group size. */
-                    size_t count = n;
-                    for (int i = 0; i < pass_count; i++) {
-                        EXPECT(passes[i].in_count == count &&
-                                   passes[i].groups == reduce_pass_groups(count, passes[i].local),
-                               "pass %d of n=%zu", i, n);
-                        count = passes[i].groups;
+    for (int round = 0; round < 2; round++) {
+        size_t l = round == 0 ? local : kernel_local;
+        if (round == 1 && kernel_local == local)
+            break;
+        /* 1, a prime, not a multiple of the work-group size (nor of 2x it) */
+        size_t sizes[] = {1, 100003, 3 * 2 * l + 17, max_size};
+        size_t nsizes = round == 0 ? 4 : 3;
+        printf("work-group size %zu; sizes", l);
+        for (size_t si = 0; si < nsizes; si++)
+            printf(" %zu", sizes[si]);
+        printf("\n");
+        for (int op = 0; op < REDUCE_OP_COUNT; op++)
+            for (int t = 0; t < REDUCE_TYPE_COUNT; t++)
+                for (size_t si = 0; si < nsizes; si++) {
+                    size_t n = sizes[si], elem = reduce_types[t].size;
+                    uint32_t seed = (uint32_t)(977 * si + 13 * t + op + 1);
+                    reduce_fill((reduce_type)t, (reduce_op)op, data, n, seed);
+                    unsigned char want[8], got[8];
+                    reduce_reference((reduce_type)t, (reduce_op)op, data, n, want);
+                    SAMPLE_CHECK(sgrt_buffer_write(input, 0, n * elem, data));
+                    for (int s = SGRT_WG_TREE; s < SGRT_WG_STRATEGY_COUNT; s++) {
+                        if (!programs[s][op])
+                            continue;
+                        sgrt_kernel *kernel;
+                        SAMPLE_CHECK(sgrt_kernel_get(programs[s][op], reduce_types[t].kernel,
+                                                     &kernel));
+                        reduce_pass passes[REDUCE_MAX_PASSES];
+                        int pass_count = 0;
+                        sgrt_status st = reduce_device(kernel, input, tmp, n, l, elem, got,
+                                                       passes, &pass_count);
+                        char gs[64], ws[64];
+                        reduce_format((reduce_type)t, got, gs, sizeof gs);
+                        reduce_format((reduce_type)t, want, ws, sizeof ws);
+                        EXPECT(st == SGRT_SUCCESS && memcmp(got, want, elem) == 0,
+                               "%s %s %s n=%zu local=%zu: device %s, host %s (%s)",
+                               sgrt_wg_strategy_name((sgrt_wg_strategy)s), reduce_op_names[op],
+                               reduce_types[t].name, n, l, gs, ws, sgrt_status_name(st));
+                        /* Passes: each shrinks by 2 x its work-group size. */
+                        size_t count = n;
+                        for (int i = 0; i < pass_count; i++) {
+                            size_t want_groups = reduce_pass_groups(count, passes[i].local);
+                            EXPECT(passes[i].in_count == count && passes[i].groups == want_groups,
+                                   "pass %d of n=%zu", i, n);
+                            count = passes[i].groups;
+                        }
+                        EXPECT(count == 1, "n=%zu ends with %zu elements", n, count);
+                        runs++;
                     }
-                    EXPECT(count == 1, "n=%zu ends with %zu elements", n, count);
-                    runs++;
                 }
-            }
+    }
     printf("%d reductions, %d refusals, %d checks, %d failed\n", runs, refused, checks, failures);
 
     free(data);
