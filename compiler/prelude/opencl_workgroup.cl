@@ -181,11 +181,11 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
                 s[lid - base] = SGC_OP_##op(s[lid - base], x);                  \
         }                                                                       \
         for (uint m = min(n, slots); m > 1;) {                                  \
-            uint upper = (m + 1) / 2;                                            \
+            uint upper = (m + 1) / 2;                                           \
             barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (lid + upper < m)                                                 \
-                s[lid] = SGC_OP_##op(s[lid], s[lid + upper]);                    \
-            m = upper;                                                           \
+            if (lid + upper < m)                                                \
+                s[lid] = SGC_OP_##op(s[lid], s[lid + upper]);                   \
+            m = upper;                                                          \
         }                                                                       \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return s[0];                                                            \
@@ -265,8 +265,8 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
         *total = carry;                                                         \
         return mine;                                                            \
     }                                                                           \
-    /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */ \
-    /* (SGC_WG_SCRATCH_SLOTS of them a round) and broadcasts the total.     */ \
+    /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */  \
+    /* (SGC_WG_SCRATCH_SLOTS of them a round) and broadcasts the total.     */  \
     inline T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)            \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
@@ -292,8 +292,8 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return s[0];                                                            \
     }                                                                           \
-    /* Sub-group scan, then the prefix of the caller's sub-group over the   */ \
-    /* sub-groups' totals (written by each sub-group's last lane).          */ \
+    /* Sub-group scan, then the prefix of the caller's sub-group over the   */  \
+    /* sub-groups' totals (written by each sub-group's last lane).          */  \
     inline T sgc_wg_sg_scan_##op##_##T(__local void *scratch, T x,              \
                                        bool inclusive)                          \
     {                                                                           \
