@@ -17,6 +17,8 @@
 /* Queries that 1.2 headers lack. */
 #define SGRT_CL_DEVICE_OPENCL_C_FEATURES 0x106F
 #define SGRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+#define SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 
 /* X(code name) for the error names in messages. */
 #define CL_ERRORS(X)                                                                       \
@@ -164,6 +166,16 @@ static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id
     clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
     in->global_mem_size = mem;
     fill_capabilities(in, id);
+    if (in->nvptx) {
+        /* cl_nv_device_attribute_query: the compute capability, passed as
+         * SGC_NV_SM so the nvptx tier may use redux.sync (sm_80+). */
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(id, SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                            NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(id, SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                            NULL) == CL_SUCCESS && major < 100 && minor < 10)
+            dev->nv_sm = major * 10 + minor;
+    }
 }
 
 static void cl_enumerate(sgrt_device *out, size_t cap, size_t *count)
@@ -253,8 +265,11 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
     const char *std = in->opencl_c_major >= 3   ? "-cl-std=CL3.0"
                       : in->opencl_c_major == 2 ? "-cl-std=CL2.0"
                                                 : "";
-    snprintf(buf, cap, "%s%s%s", std, *std && in->nvptx ? " " : "",
-             in->nvptx ? "-DSGC_NV_PTX=1" : "");
+    char sm[32] = "";
+    if (in->nvptx && dev->nv_sm)
+        snprintf(sm, sizeof sm, " -DSGC_NV_SM=%u", dev->nv_sm);
+    snprintf(buf, cap, "%s%s%s%s", std, *std && in->nvptx ? " " : "",
+             in->nvptx ? "-DSGC_NV_PTX=1" : "", sm);
 }
 
 static char *build_log(cl_program program, cl_device_id id)

@@ -24,6 +24,7 @@ struct sgrt_device {
     sgrt_device_info info;
     void *platform_handle;   /* cl_platform_id; unused on CUDA */
     void *device_handle;     /* cl_device_id; CUDA: the ordinal as a pointer */
+    uint32_t nv_sm;          /* NVIDIA OpenCL: compute capability x 10 (0: unknown) */
 };
 
 typedef struct SgrtBuffer SgrtBuffer;
