@@ -9,7 +9,7 @@
 # The binaries are built on the CPU machine (no flex/bison/libclang here):
 #   there:  scripts/pack_gpu.sh          (fills .devbuild/, git-ignored)
 #   here:   samples/reduce/gpu_run.sh [.devbuild]  (from the repo root)
-# env: DEVICES (default "cuda opencl:nvidia opencl:portable"), N (2^26),
+# env: DEVICES (default: cuda and every OpenCL device), N (2^26),
 #      OP (sum), TYPE (int), OUT (log directory, default /tmp/reduce_gpu).
 set -u
 dev_dir=${1:-.devbuild}
@@ -22,7 +22,17 @@ if [ -f "$nv_ocl" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then
     export OCL_ICD_FILENAMES=$nv_ocl
 fi
 export SGRT_CACHE=0
-devices=${DEVICES:-cuda opencl:nvidia opencl:portable}
+# Default: the CUDA device and every OpenCL device (NVIDIA's, PoCL's ...),
+# found by asking the sample for opencl:0, opencl:1, ... until none matches.
+if [ -z "${DEVICES:-}" ]; then
+    DEVICES=cuda
+    k=0
+    while [ $k -lt 16 ] && ! "$bin/reduce" -d opencl:$k -n 1 -r 1 2>&1 | grep -q 'no device matches'; do
+        DEVICES="$DEVICES opencl:$k"
+        k=$((k + 1))
+    done
+fi
+devices=$DEVICES
 n=${N:-2^26}
 status=0
 
