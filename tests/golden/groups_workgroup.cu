@@ -605,12 +605,26 @@ __device__ __forceinline__ T warp_prefix(T v, bool writer, Op op, T *total)
     return s[w];
 }
 
+/* Reduce needs no prefix: each warp's lane 0 publishes the warp's total,
+ * warp 0 reduces those (one warp reduction, __reduce_*_sync where the type
+ * allows) and publishes the block's total. */
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(work_group, T x, Op op)
 {
-    T part = reduce_over_group(get_sub_group(), x, op), total;
-    (void)warp_prefix(part, lane() == 0, op, &total);
-    return total;
+    T *s = (T *)scratch();
+    T part = reduce_over_group(get_sub_group(), x, op);
+    unsigned w = sub_group_id(), l = lane(), nw = num_sub_groups();
+    __syncthreads();
+    if (l == 0)
+        s[w] = part;
+    __syncthreads();
+    if (w == 0) {
+        T all = reduce_over_group(get_sub_group(), l < nw ? s[l] : Op::template identity<T>(), op);
+        if (l == 0)
+            s[32] = all;
+    }
+    __syncthreads();
+    return s[32];
 }
 
 template <class T, class Op>
