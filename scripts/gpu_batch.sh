@@ -57,6 +57,7 @@ for dev in cuda opencl:nvidia; do
 done
 step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576
+step reduce 500 env OUT="$out/reduce" samples/reduce/gpu_run.sh "$root/.devbuild"
 wait
 cat "$out"/bg_*.txt
 echo "== summary"; cat "$out/summary.txt"
