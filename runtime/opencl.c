@@ -273,17 +273,33 @@ static const char *cl_module_source(const sgrt_module_desc *module)
 
 /* The newest OpenCL C the device compiles (else the 1.2 default), and the
  * NVIDIA capability define of SPEC §2. */
+/* Appends " opt" (no leading space when buf is empty). */
+static void append_option(char *buf, size_t cap, const char *opt)
+{
+    size_t len = strlen(buf);
+    if (len < cap)
+        snprintf(buf + len, cap - len, "%s%s", len ? " " : "", opt);
+}
+
 static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {
     const sgrt_device_info *in = &dev->info;
-    const char *std = in->opencl_c_major >= 3   ? "-cl-std=CL3.0"
-                      : in->opencl_c_major == 2 ? "-cl-std=CL2.0"
-                                                : "";
-    char sm[32] = "";
-    if (in->nvptx && dev->nv_sm)
-        snprintf(sm, sizeof sm, " -DSGC_NV_SM=%u", dev->nv_sm);
-    snprintf(buf, cap, "%s%s%s%s", std, *std && in->nvptx ? " " : "",
-             in->nvptx ? "-DSGC_NV_PTX=1" : "", sm);
+    buf[0] = '\0';
+    if (in->opencl_c_major >= 3)
+        append_option(buf, cap, "-cl-std=CL3.0");
+    else if (in->opencl_c_major == 2)
+        append_option(buf, cap, "-cl-std=CL2.0");
+    if (in->nvptx) {
+        append_option(buf, cap, "-DSGC_NV_PTX=1");
+        char sm[32];
+        snprintf(sm, sizeof sm, "-DSGC_NV_SM=%u", dev->nv_sm);
+        if (dev->nv_sm)
+            append_option(buf, cap, sm);
+    }
+    /* The tree strategy takes its CPU shape there
+     * (compiler/prelude/opencl_workgroup.cl says why). */
+    if (in->kind == SGRT_DEVICE_CPU)
+        append_option(buf, cap, "-DSGC_DEVICE_CPU=1");
 }
 
 static char *build_log(cl_program program, cl_device_id id)

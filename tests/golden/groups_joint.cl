@@ -1081,7 +1081,80 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
 
 /* ---- reductions and scans ---- */
 
-#if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS)
+/* Exclusive scan over n_items items, item idx holding v (written by the
+ * work-item with `writer` set), in chunks of SGC_WG_SCRATCH_SLOTS - 1: the
+ * first work-item scans each chunk serially in local memory, leaving the
+ * running total after the chunk.  Three barriers a chunk and no barrier in
+ * an inner loop.  Returns the exclusive prefix of item idx; *total gets the
+ * total of all items.  Every work-item calls it.
+ *
+ * Items are sub-groups for the subgroup strategy (short chunks).  For the
+ * tree strategy on a CPU device (SGC_DEVICE_CPU, which sgrt defines) the
+ * items are work-items: CPU compilers run a work-group as loops over the
+ * work-items between barriers (PoCL does), so a barrier costs a pass over
+ * the whole group, and the log-step tree below -- a barrier or two per
+ * step, inside a loop -- ran the PoCL test matrix more than 10x slower
+ * (over an hour, against minutes) than this serial scan. */
+#define SGC_DEFINE_WG_ITEMS(op, T)                                              \
+    inline T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items,       \
+                                     uint idx, bool writer, T v, T *total)      \
+    {                                                                           \
+        __local T *s = (__local T *)scratch;                                    \
+        const uint chunk = SGC_WG_SCRATCH_SLOTS - 1;                            \
+        T carry = SGC_ID_##op(T), mine = SGC_ID_##op(T);                        \
+        for (uint base = 0; base < n_items; base += chunk) {                    \
+            uint cnt = min(n_items - base, chunk);                              \
+            bool in = idx >= base && idx - base < cnt;                          \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (in && writer)                                                   \
+                s[idx - base] = v;                                              \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (sgc_linear_local_id() == 0) {                                   \
+                T acc = carry;                                                  \
+                for (uint i = 0; i < cnt; i++) {                                \
+                    T t = s[i];                                                 \
+                    s[i] = acc;                                                 \
+                    acc = SGC_OP_##op(acc, t);                                  \
+                }                                                               \
+                s[cnt] = acc;                                                   \
+            }                                                                   \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (in)                                                             \
+                mine = s[idx - base];                                           \
+            carry = s[cnt];                                                     \
+        }                                                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        *total = carry;                                                         \
+        return mine;                                                            \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
+#undef SGC_DEFINE_WG_ITEMS
+
+#if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS) && defined(SGC_DEVICE_CPU)
+/* Tree strategy on a CPU device: the serial scan over work-items. */
+#define SGC_DEFINE_WG_SERIAL(op, T)                                             \
+    inline T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x)        \
+    {                                                                           \
+        T total;                                                                \
+        (void)sgc_wg_items_##op##_##T(scratch, sgc_linear_local_size(),         \
+                                      sgc_linear_local_id(), true, x, &total);  \
+        return total;                                                           \
+    }                                                                           \
+    inline T sgc_wg_serial_scan_##op##_##T(__local void *scratch, T x,          \
+                                           bool inclusive)                      \
+    {                                                                           \
+        T total;                                                                \
+        T prefix = sgc_wg_items_##op##_##T(scratch, sgc_linear_local_size(),    \
+                                           sgc_linear_local_id(), true, x,      \
+                                           &total);                             \
+        return inclusive ? SGC_OP_##op(prefix, x) : prefix;                     \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
+#undef SGC_DEFINE_WG_SERIAL
+#define SGC_WG_LEVEL_REDUCE(op, T, s, x) sgc_wg_serial_reduce_##op##_##T(s, x)
+#define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_serial_scan_##op##_##T(s, x, inclusive)
+
+#elif defined(SGC_WG_ITEMS_ARE_WORK_ITEMS)
 /* Tree strategy.  Reduce: work-item lid folds its value into slot
  * lid % SGC_WG_SCRATCH_SLOTS, one chunk of work-items after the other (one
  * writer per slot per barrier), then a log-step tree halves the occupied
@@ -1149,45 +1222,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
 
 #else /* items are sub-groups */
 
-/* Exclusive scan over n_items items (sub-groups), item idx holding v
- * (written by the work-item with `writer` set), in chunks of
- * SGC_WG_SCRATCH_SLOTS - 1: the first work-item scans each chunk serially in
- * local memory, leaving the running total after the chunk.  Three barriers a
- * chunk and no barrier in an inner loop; the chunks are short (one item per
- * sub-group).  Returns the exclusive prefix of item idx; *total gets the
- * total of all items.  Every work-item calls it. */
-#define SGC_DEFINE_WG_ITEMS(op, T)                                              \
-    inline T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items,       \
-                                     uint idx, bool writer, T v, T *total)      \
-    {                                                                           \
-        __local T *s = (__local T *)scratch;                                    \
-        const uint chunk = SGC_WG_SCRATCH_SLOTS - 1;                            \
-        T carry = SGC_ID_##op(T), mine = SGC_ID_##op(T);                        \
-        for (uint base = 0; base < n_items; base += chunk) {                    \
-            uint cnt = min(n_items - base, chunk);                              \
-            bool in = idx >= base && idx - base < cnt;                          \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in && writer)                                                   \
-                s[idx - base] = v;                                              \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (sgc_linear_local_id() == 0) {                                   \
-                T acc = carry;                                                  \
-                for (uint i = 0; i < cnt; i++) {                                \
-                    T t = s[i];                                                 \
-                    s[i] = acc;                                                 \
-                    acc = SGC_OP_##op(acc, t);                                  \
-                }                                                               \
-                s[cnt] = acc;                                                   \
-            }                                                                   \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in)                                                             \
-                mine = s[idx - base];                                           \
-            carry = s[cnt];                                                     \
-        }                                                                       \
-        barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        *total = carry;                                                         \
-        return mine;                                                            \
-    }                                                                           \
+#define SGC_DEFINE_WG_SG(op, T)                                                 \
     /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */  \
     /* (SGC_WG_SCRATCH_SLOTS of them a round) and broadcasts the total.     */  \
     inline T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)            \
@@ -1234,8 +1269,8 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
                                            incl, &total);                       \
         return SGC_OP_##op(prefix, mine);                                       \
     }
-SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
-#undef SGC_DEFINE_WG_ITEMS
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SG)
+#undef SGC_DEFINE_WG_SG
 #define SGC_WG_LEVEL_REDUCE(op, T, s, x) sgc_wg_sg_reduce_##op##_##T(s, x)
 #define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_sg_scan_##op##_##T(s, x, inclusive)
 #endif
