@@ -187,6 +187,9 @@ static sgrt_status reduce_program(sgrt_context *context, const sgrt_module_desc 
     return st;
 }
 
+/* The narrowest work-group a pass shrinks to (when the kernel allows it). */
+#define REDUCE_MIN_LOCAL 32
+
 /* The work-group size: the largest power of two within what the built
  * kernel allows (and, on CUDA, what the occupancy calculator suggests). */
 static size_t reduce_pick_local(const sgrt_kernel_info *ki)
@@ -221,8 +224,13 @@ static sgrt_status reduce_device(sgrt_kernel *kernel, sgrt_buffer *input, sgrt_b
     int k = 0;
     sgrt_status st = SGRT_SUCCESS;
     do {
+        /* 2 * (l / 2) >= count: half as many work-items suffice.  Not below
+         * a warp's 32, though: narrower groups save nothing, and they are
+         * where drivers are least tried (PoCL 5.0 fails to link a kernel
+         * specialised for 1-work-item groups: undefined symbol
+         * __pocl_work_group_alloca). */
         size_t l = local;
-        while (l > 1 && l >= count) /* 2 * (l / 2) >= count: half as many suffice */
+        while (l > REDUCE_MIN_LOCAL && l >= count)
             l /= 2;
         size_t groups = reduce_pass_groups(count, l);
         sgrt_buffer *dst = tmp[k % 2];
