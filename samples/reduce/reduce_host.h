@@ -101,41 +101,24 @@ static void reduce_reference(reduce_type t, reduce_op op, const void *data, size
 {
     memset(out, 0, 8);
     switch (t) {
-    case REDUCE_INT: {
-        const int32_t *d = data;
-        uint32_t sum = 0;
-        int32_t mn = INT32_MAX;
-        for (size_t i = 0; i < n; i++) {
-            sum += (uint32_t)d[i];
-            mn = d[i] < mn ? d[i] : mn;
-        }
-        int32_t r = op == REDUCE_SUM ? (int32_t)sum : mn;
-        memcpy(out, &r, 4);
-        break;
+    /* Integer sums wrap like the device's: accumulated unsigned. */
+#define REDUCE_REFERENCE_INTEGER(TAG, ELEM, UELEM, LARGEST)                     \
+    case TAG: {                                                                 \
+        const ELEM *d = data;                                                   \
+        UELEM sum = 0;                                                          \
+        ELEM mn = LARGEST;                                                      \
+        for (size_t i = 0; i < n; i++) {                                        \
+            sum += (UELEM)d[i];                                                 \
+            mn = d[i] < mn ? d[i] : mn;                                         \
+        }                                                                       \
+        ELEM r = op == REDUCE_SUM ? (ELEM)sum : mn;                             \
+        memcpy(out, &r, sizeof r);                                              \
+        break;                                                                  \
     }
-    case REDUCE_UINT: {
-        const uint32_t *d = data;
-        uint32_t sum = 0, mn = UINT32_MAX;
-        for (size_t i = 0; i < n; i++) {
-            sum += d[i];
-            mn = d[i] < mn ? d[i] : mn;
-        }
-        uint32_t r = op == REDUCE_SUM ? sum : mn;
-        memcpy(out, &r, 4);
-        break;
-    }
-    case REDUCE_LONG: {
-        const int64_t *d = data;
-        uint64_t sum = 0;
-        int64_t mn = INT64_MAX;
-        for (size_t i = 0; i < n; i++) {
-            sum += (uint64_t)d[i];
-            mn = d[i] < mn ? d[i] : mn;
-        }
-        int64_t r = op == REDUCE_SUM ? (int64_t)sum : mn;
-        memcpy(out, &r, 8);
-        break;
-    }
+    REDUCE_REFERENCE_INTEGER(REDUCE_INT, int32_t, uint32_t, INT32_MAX)
+    REDUCE_REFERENCE_INTEGER(REDUCE_UINT, uint32_t, uint32_t, UINT32_MAX)
+    REDUCE_REFERENCE_INTEGER(REDUCE_LONG, int64_t, uint64_t, INT64_MAX)
+#undef REDUCE_REFERENCE_INTEGER
     case REDUCE_FLOAT: {
         const float *d = data;
         double sum = 0.0;

@@ -244,6 +244,7 @@ typedef struct Dev {
     cl_command_queue queue;
 #endif
     bool sub_groups, fp64;
+    bool cpu;           /* CL_DEVICE_TYPE_CPU: builds get -DSGC_DEVICE_CPU=1 */
     bool divergent_ok;  /* sub-group operations work in divergent flow */
     const char *options;
     const char *only;
@@ -311,6 +312,9 @@ static int pick_device(Dev *dev, const char *want)
         dev->queue = clCreateCommandQueue(dev->context, dev->device, 0, &err);
         dev->sub_groups = has_ext(dev->device, "cl_khr_subgroups") || has_ext(dev->device, "cl_intel_subgroups");
         dev->fp64 = has_ext(dev->device, "cl_khr_fp64");
+        cl_device_type type = 0;
+        clGetDeviceInfo(dev->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+        dev->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
         /* sgrt's rule (runtime/opencl.c): only the non-uniform extensions
          * promise sub-group operations in divergent control flow. */
         dev->divergent_ok = has_ext(dev->device, "cl_khr_subgroup_non_uniform_vote") ||
@@ -806,6 +810,9 @@ int main(int argc, char **argv)
     unsigned fixed_n = 4;
     bool divergent = true;
     Dev dev = {.only_kind = -1};
+    /* Line-buffered even into a file: a run killed by a time limit (a hang
+     * on some device) still shows how far it got. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-p") && i + 1 < argc)
             platform = argv[++i];
@@ -842,7 +849,11 @@ int main(int argc, char **argv)
         dev.sub_groups = dev.divergent_ok = true;
     /* FIXED_N is spec constant 0 of every unit (gen_exec.py). */
     char opts[1024];
-    snprintf(opts, sizeof opts, "%s -DSGC_SPEC_0=%uu", options, fixed_n);
+    /* As sgrt does, SGC_DEVICE_CPU on a CPU device: the work-group tree's
+     * CPU shape (docs/GROUPS.md; PoCL 3.1 needed minutes per kernel for the
+     * log-step tree). */
+    snprintf(opts, sizeof opts, "%s%s -DSGC_SPEC_0=%uu", dev.cpu ? "-DSGC_DEVICE_CPU=1 " : "",
+             options, fixed_n);
     dev.options = opts;
     int refused = 0;
     for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {

@@ -1149,8 +1149,11 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
 #undef SGC_DEFINE_WG_ITEMS
 
-#if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS) && defined(SGC_DEVICE_CPU)
-/* Tree strategy on a CPU device: the serial scan over work-items. */
+#if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS) && defined(SGC_DEVICE_CPU) && \
+    !defined(SGC_WG_TREE_LOGSTEP)
+/* Tree strategy on a CPU device: the serial scan over work-items.
+ * SGC_WG_TREE_LOGSTEP forces the log-step tree there (the tests run both
+ * shapes on the Intel CPU runtime, which rejects -U build options). */
 #define SGC_DEFINE_WG_SERIAL(op, T)                                             \
     inline T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x)        \
     {                                                                           \

@@ -93,7 +93,7 @@ static cl_kernel kernel_for(Device *d, int k)
     const char *parts[] = {prelude_opencl_base, prelude_opencl_subgroup, prelude_opencl_workgroup,
                            d->harness, d->kernels_source};
     /* As sgrt does: SGC_DEVICE_CPU picks the CPU shape of the tree strategy
-     * (docs/GROUPS.md); a run's own options come after it and may -U it. */
+     * (docs/GROUPS.md); SGC_WG_TREE_LOGSTEP in a run's options overrides it. */
     cl_device_type type = 0;
     clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     char options[1024];

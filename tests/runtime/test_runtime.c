@@ -487,6 +487,10 @@ START_TEST(wg_strategies)
             snprintf(define, sizeof define, "-DSGC_WG_STRATEGY=%d", k);
             OK(sgrt_program_build_options(p, &options));
             ck_assert_ptr_nonnull(strstr(options, define));
+            /* The tree strategy's CPU shape is picked by the device type. */
+            bool cpu_define = strstr(options, "-DSGC_DEVICE_CPU=1") != NULL;
+            ck_assert_int_eq(cpu_define, info.backend == SGRT_BACKEND_OPENCL &&
+                                             info.kind == SGRT_DEVICE_CPU);
             EXPECT(SGRT_ERROR_SPEC_AFTER_BUILD,
                    sgrt_program_set_wg_strategy(p, (sgrt_wg_strategy)k));
         } else {
