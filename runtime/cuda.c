@@ -72,6 +72,9 @@ enum {
     X(cuModuleGetFunction, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction",      \
       "cuModuleGetFunction")                                                                   \
     X(cuFuncSetAttribute, (CUfunction, int, int), "cuFuncSetAttribute", "cuFuncSetAttribute")  \
+    X(cuFuncGetAttribute, (int *, int, CUfunction), "cuFuncGetAttribute", "cuFuncGetAttribute") \
+    X(cuOccupancyMaxPotentialBlockSize, (int *, int *, CUfunction, size_t (*)(int), size_t, int), \
+      "cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSize")                  \
     X(cuLaunchKernel,                                                                          \
       (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
        CUstream, void **, void **),                                                            \
@@ -458,6 +461,31 @@ static sgrt_status cu_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims
     return SGRT_SUCCESS;
 }
 
+enum { CU_FUNC_ATTR_MAX_THREADS = 0, CU_FUNC_ATTR_SHARED_SIZE = 1 };
+
+static sgrt_status cu_kernel_info(sgrt_kernel *kernel, sgrt_kernel_info *info)
+{
+    sgrt_status status = push(kernel->program->context);
+    if (status != SGRT_SUCCESS)
+        return status;
+    int max = 0, shared = 0, min_grid = 0, block = 0;
+    CUresult r = api.cuFuncGetAttribute(&max, CU_FUNC_ATTR_MAX_THREADS, kernel->api_kernel);
+    if (r == CUDA_SUCCESS)
+        r = api.cuFuncGetAttribute(&shared, CU_FUNC_ATTR_SHARED_SIZE, kernel->api_kernel);
+    if (r == CUDA_SUCCESS)
+        r = api.cuOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel->api_kernel, NULL, 0,
+                                                 0);
+    pop();
+    if (r != CUDA_SUCCESS)
+        return cu_fail("cuFuncGetAttribute/cuOccupancyMaxPotentialBlockSize", r);
+    const sgrt_device_info *in = &kernel->program->context->device->info;
+    info->max_work_group_size = (size_t)max;
+    info->preferred_multiple = in->sub_group_sizes[0] ? in->sub_group_sizes[0] : 32;
+    info->suggested_work_group_size = (size_t)block;
+    info->local_mem_size = (uint64_t)shared;
+    return SGRT_SUCCESS;
+}
+
 /* A work-group size when the caller gave none: the largest power of two up
  * to 256 that divides the first dimension. */
 static void pick_local(const sgrt_kernel *kernel, const sgrt_launch_dims *dims, size_t local[3])
@@ -612,6 +640,7 @@ const SgrtBackend sgrt_cuda_backend = {
     .kernel_create = cu_kernel_create,
     .kernel_free = cu_kernel_free,
     .sub_group_size = cu_sub_group_size,
+    .kernel_info = cu_kernel_info,
     .launch = cu_launch,
     .event_wait = cu_event_wait,
     .event_profile = cu_event_profile,

@@ -26,6 +26,48 @@ static void enumerate_all(void)
 {
     sgrt_cuda_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
     sgrt_opencl_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+    for (size_t i = 0; i < device_count; i++)
+        sgrt_device_fill_wg_strategies(&devices[i].info);
+}
+
+/* The same policy as the default in compiler/prelude/opencl_workgroup.cl:
+ * tree everywhere, built-ins with OpenCL C 2.0 collectives, sub-groups
+ * where the device has them (CUDA warps, khr, nvptx); best first: builtin,
+ * subgroup, tree. */
+void sgrt_device_fill_wg_strategies(sgrt_device_info *in)
+{
+    in->wg_strategies = 1u << SGRT_WG_TREE;
+    if (in->backend == SGRT_BACKEND_OPENCL && in->wg_collectives)
+        in->wg_strategies |= 1u << SGRT_WG_BUILTIN;
+    if (in->sub_groups)
+        in->wg_strategies |= 1u << SGRT_WG_SUBGROUP;
+    in->wg_strategy = (in->wg_strategies & (1u << SGRT_WG_BUILTIN))    ? SGRT_WG_BUILTIN
+                      : (in->wg_strategies & (1u << SGRT_WG_SUBGROUP)) ? SGRT_WG_SUBGROUP
+                                                                       : SGRT_WG_TREE;
+}
+
+static const char *const wg_strategy_names[SGRT_WG_STRATEGY_COUNT] = {
+    "default", "tree", "builtin", "subgroup",
+};
+
+const char *sgrt_wg_strategy_name(sgrt_wg_strategy strategy)
+{
+    return (unsigned)strategy < SGRT_WG_STRATEGY_COUNT ? wg_strategy_names[strategy] : NULL;
+}
+
+sgrt_status sgrt_wg_strategy_parse(const char *name, sgrt_wg_strategy *strategy)
+{
+    if (!name || !strategy)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_wg_strategy_parse: NULL argument");
+    for (unsigned i = 0; i < SGRT_WG_STRATEGY_COUNT; i++)
+        if (strcmp(name, wg_strategy_names[i]) == 0) {
+            *strategy = (sgrt_wg_strategy)i;
+            return sgrt_ok();
+        }
+    return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                     "unknown work-group strategy '%s' (expected default, tree, builtin or "
+                     "subgroup)",
+                     name);
 }
 
 static void ensure_enumerated(void) { pthread_once(&enumerate_once, enumerate_all); }

@@ -293,6 +293,19 @@ static sgrt_status check_sub_group_fits(sgrt_kernel *kernel, const sgrt_launch_d
     return SGRT_SUCCESS;
 }
 
+sgrt_status sgrt_kernel_get_info(sgrt_kernel *kernel, sgrt_kernel_info *info)
+{
+    if (!kernel || !info)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_get_info: NULL argument");
+    sgrt_kernel_info out = {0};
+    sgrt_status status =
+        sgrt_backend_of(kernel->program->context->device)->kernel_info(kernel, &out);
+    if (status != SGRT_SUCCESS)
+        return status;
+    *info = out;
+    return sgrt_ok();
+}
+
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                sgrt_event **event)
 {

@@ -17,6 +17,8 @@
 /* Queries that 1.2 headers lack. */
 #define SGRT_CL_DEVICE_OPENCL_C_FEATURES 0x106F
 #define SGRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+#define SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 
 /* X(code name) for the error names in messages. */
 #define CL_ERRORS(X)                                                                       \
@@ -102,12 +104,15 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
      * compare each NUL-terminated name (the bytes after a name's NUL are
      * whatever the driver had, uninitialised under valgrind). */
     typedef struct { uint32_t version; char name[64]; } NameVersion;
-    bool feature_subgroups = false;
+    bool feature_subgroups = false, feature_collectives = false;
     for (size_t off = 0; features && off + sizeof(NameVersion) <= features_size;
          off += sizeof(NameVersion)) {
         const NameVersion *nv = (const NameVersion *)(features + off);
         feature_subgroups |= strncmp(nv->name, "__opencl_c_subgroups", sizeof nv->name) == 0;
+        feature_collectives |= strncmp(nv->name, "__opencl_c_work_group_collective_functions",
+                                       sizeof nv->name) == 0;
     }
+    in->wg_collectives = in->opencl_c_major == 2 || feature_collectives;
     bool khr = sgrt_contains_word(ext, "cl_khr_subgroups") ||
                sgrt_contains_word(ext, "cl_intel_subgroups") || feature_subgroups;
     bool ballot = sgrt_contains_word(ext, "cl_khr_subgroup_ballot");
@@ -175,6 +180,16 @@ static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id
     clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
     in->global_mem_size = mem;
     fill_capabilities(in, id);
+    if (in->nvptx) {
+        /* cl_nv_device_attribute_query: the compute capability, passed as
+         * SGC_NV_SM so the nvptx tier may use redux.sync (sm_80+). */
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(id, SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                            NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(id, SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                            NULL) == CL_SUCCESS && major < 100 && minor < 10)
+            dev->nv_sm = major * 10 + minor;
+    }
 }
 
 static void cl_enumerate(sgrt_device *out, size_t cap, size_t *count)
@@ -258,14 +273,33 @@ static const char *cl_module_source(const sgrt_module_desc *module)
 
 /* The newest OpenCL C the device compiles (else the 1.2 default), and the
  * NVIDIA capability define of SPEC §2. */
+/* Appends " opt" (no leading space when buf is empty). */
+static void append_option(char *buf, size_t cap, const char *opt)
+{
+    size_t len = strlen(buf);
+    if (len < cap)
+        snprintf(buf + len, cap - len, "%s%s", len ? " " : "", opt);
+}
+
 static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {
     const sgrt_device_info *in = &dev->info;
-    const char *std = in->opencl_c_major >= 3   ? "-cl-std=CL3.0"
-                      : in->opencl_c_major == 2 ? "-cl-std=CL2.0"
-                                                : "";
-    snprintf(buf, cap, "%s%s%s", std, *std && in->nvptx ? " " : "",
-             in->nvptx ? "-DSGC_NV_PTX=1" : "");
+    buf[0] = '\0';
+    if (in->opencl_c_major >= 3)
+        append_option(buf, cap, "-cl-std=CL3.0");
+    else if (in->opencl_c_major == 2)
+        append_option(buf, cap, "-cl-std=CL2.0");
+    if (in->nvptx) {
+        append_option(buf, cap, "-DSGC_NV_PTX=1");
+        char sm[32];
+        snprintf(sm, sizeof sm, "-DSGC_NV_SM=%u", dev->nv_sm);
+        if (dev->nv_sm)
+            append_option(buf, cap, sm);
+    }
+    /* The tree strategy takes its CPU shape there
+     * (compiler/prelude/opencl_workgroup.cl says why). */
+    if (in->kind == SGRT_DEVICE_CPU)
+        append_option(buf, cap, "-DSGC_DEVICE_CPU=1");
 }
 
 static char *build_log(cl_program program, cl_device_id id)
@@ -358,6 +392,29 @@ static sgrt_status cl_kernel_create(sgrt_kernel *kernel)
 }
 
 static void cl_kernel_free(sgrt_kernel *kernel) { clReleaseKernel(kernel->api_kernel); }
+
+static sgrt_status cl_kernel_wg_info(sgrt_kernel *kernel, sgrt_kernel_info *info)
+{
+    cl_device_id id = dev_id(kernel->program->context->device);
+    size_t max = 0, multiple = 0;
+    cl_ulong local = 0;
+    cl_int err = clGetKernelWorkGroupInfo(kernel->api_kernel, id, CL_KERNEL_WORK_GROUP_SIZE,
+                                          sizeof max, &max, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(kernel->api_kernel, id,
+                                       CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof multiple, &multiple, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(kernel->api_kernel, id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof local, &local, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail("clGetKernelWorkGroupInfo", err);
+    info->max_work_group_size = max;
+    info->preferred_multiple = multiple ? multiple : 1;
+    info->suggested_work_group_size = max;
+    info->local_mem_size = local;
+    return SGRT_SUCCESS;
+}
 
 /* clGetKernelSubGroupInfo(KHR) is not in the 1.2 headers: OpenCL 2.1 made
  * the cl_khr_subgroups entry point core under another name, and a platform
@@ -482,6 +539,7 @@ const SgrtBackend sgrt_opencl_backend = {
     .kernel_create = cl_kernel_create,
     .kernel_free = cl_kernel_free,
     .sub_group_size = cl_sub_group_size,
+    .kernel_info = cl_kernel_wg_info,
     .launch = cl_launch,
     .event_wait = cl_event_wait,
     .event_profile = cl_event_profile,

@@ -254,6 +254,10 @@ static sgrt_status compose_options(sgrt_program *prog, const char *user, char **
     sgrt_backend_of(prog->context->device)->device_options(prog->context->device, buf,
                                                            OPTIONS_MAX);
     size_t len = strlen(buf);
+    sgrt_wg_strategy strategy = SGRT_WG_DEFAULT;
+    sgrt_program_get_wg_strategy(prog, &strategy);
+    len += (size_t)snprintf(buf + len, OPTIONS_MAX - len, "%s-DSGC_WG_STRATEGY=%d",
+                            len ? " " : "", (int)strategy);
     for (uint32_t i = 0; i < prog->module->spec_count && len < OPTIONS_MAX; i++) {
         if (!prog->spec_set[i])
             continue;
@@ -450,6 +454,56 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
             return status;
     }
     program->built = true;
+    return sgrt_ok();
+}
+
+/* What each strategy needs, for the refusal message. */
+static const char *wg_strategy_needs(const sgrt_device_info *in, sgrt_wg_strategy strategy)
+{
+    if (strategy == SGRT_WG_BUILTIN)
+        return in->backend == SGRT_BACKEND_CUDA
+                   ? "OpenCL C 2.0 work-group collective functions, which CUDA does not have"
+                   : "OpenCL C 2.0 work-group collective functions (work_group_reduce_*; "
+                     "OpenCL C 2.x, or 3.x with __opencl_c_work_group_collective_functions)";
+    return "sub-groups (cl_khr_subgroups or cl_intel_subgroups)";
+}
+
+sgrt_status sgrt_program_set_wg_strategy(sgrt_program *program, sgrt_wg_strategy strategy)
+{
+    if (!program)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_program_set_wg_strategy: program is NULL");
+    if ((unsigned)strategy >= SGRT_WG_STRATEGY_COUNT)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "unknown work-group strategy %d",
+                         (int)strategy);
+    if (program->built)
+        return sgrt_fail(SGRT_ERROR_SPEC_AFTER_BUILD,
+                         "work-group strategy of module '%s' set after the build",
+                         program->module->name);
+    const sgrt_device_info *in = &program->context->device->info;
+    if (strategy != SGRT_WG_DEFAULT && !(in->wg_strategies & (1u << strategy))) {
+        char version[64] = "";
+        if (in->backend == SGRT_BACKEND_OPENCL)
+            snprintf(version, sizeof version, " (OpenCL C %u.%u)", in->opencl_c_major,
+                     in->opencl_c_minor);
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "work-group strategy '%s' needs %s, not supported on device '%s'%s",
+                         sgrt_wg_strategy_name(strategy), wg_strategy_needs(in, strategy),
+                         in->name, version);
+    }
+    program->wg_strategy = strategy;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_program_get_wg_strategy(const sgrt_program *program,
+                                         sgrt_wg_strategy *strategy)
+{
+    if (!program || !strategy)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_program_get_wg_strategy: NULL argument");
+    *strategy = program->wg_strategy != SGRT_WG_DEFAULT
+                    ? program->wg_strategy
+                    : program->context->device->info.wg_strategy;
     return sgrt_ok();
 }
 

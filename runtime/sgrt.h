@@ -180,6 +180,24 @@ typedef enum sgrt_device_kind {
 
 #define SGRT_MAX_SUB_GROUP_SIZES 8
 
+/* How the device library lowers work-group reductions and scans
+ * (docs/GROUPS.md, "Work-group strategies"); the build passes the chosen one
+ * as -DSGC_WG_STRATEGY=<value>.  The values are part of that contract:
+ * SGC_WG_TREE/BUILTIN/SUBGROUP in compiler/prelude/opencl_workgroup.cl and
+ * cuda_workgroup.cuh must change with them. */
+typedef enum sgrt_wg_strategy {
+    SGRT_WG_DEFAULT = 0,   /* the device's best (sgrt_device_info.wg_strategy) */
+    SGRT_WG_TREE = 1,      /* log-step tree in local memory: every device */
+    SGRT_WG_BUILTIN = 2,   /* OpenCL C 2.0 work_group_reduce/scan_* built-ins */
+    SGRT_WG_SUBGROUP = 3,  /* sub-group (warp) algorithms + local memory */
+    SGRT_WG_STRATEGY_COUNT
+} sgrt_wg_strategy;
+
+/* "default", "tree", "builtin", "subgroup"; NULL for other values. */
+const char *sgrt_wg_strategy_name(sgrt_wg_strategy strategy);
+/* Parses one of those names; INVALID_ARGUMENT (naming the choices) otherwise. */
+sgrt_status sgrt_wg_strategy_parse(const char *name, sgrt_wg_strategy *strategy);
+
 typedef struct sgrt_device_info {
     sgrt_backend backend;
     sgrt_device_kind kind;
@@ -203,6 +221,10 @@ typedef struct sgrt_device_info {
     uint64_t global_mem_size;
     uint32_t opencl_c_major, opencl_c_minor; /* OpenCL C version (0.0 on CUDA) */
     uint32_t cuda_cc_major, cuda_cc_minor;   /* compute capability (0.0 on OpenCL) */
+    bool wg_collectives;        /* OpenCL C 2.0 work_group_* built-ins (2.x, or 3.x with
+                                   __opencl_c_work_group_collective_functions) */
+    uint32_t wg_strategies;     /* bit (1u << s) for every sgrt_wg_strategy s the device has */
+    sgrt_wg_strategy wg_strategy; /* the best of them: builtin, else subgroup, else tree */
 } sgrt_device_info;
 
 /* Number of devices of both backends (OpenCL first, then CUDA). */
@@ -270,6 +292,13 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options);
 sgrt_status sgrt_program_build_log(const sgrt_program *program, const char **log);
 /* The full option string given to the device compiler. */
 sgrt_status sgrt_program_build_options(const sgrt_program *program, const char **options);
+/* Chooses the work-group strategy before the build (default: the device's
+ * best).  UNSUPPORTED, naming what is missing, when the device lacks it;
+ * SPEC_AFTER_BUILD after the build; INVALID_ARGUMENT for other values. */
+sgrt_status sgrt_program_set_wg_strategy(sgrt_program *program, sgrt_wg_strategy strategy);
+/* The strategy the build uses (never SGRT_WG_DEFAULT). */
+sgrt_status sgrt_program_get_wg_strategy(const sgrt_program *program,
+                                         sgrt_wg_strategy *strategy);
 /* Whether the last build was served from the on-disk cache. */
 sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit);
 
@@ -306,6 +335,18 @@ sgrt_status sgrt_kernel_set_arg_scalar(sgrt_kernel *kernel, uint32_t index, sgrt
  * ERROR_UNSUPPORTED on a device without sub-groups (the wg tier). */
 sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                        uint32_t *size);
+/* What the built kernel allows on its device. */
+typedef struct sgrt_kernel_info {
+    size_t max_work_group_size;  /* OpenCL CL_KERNEL_WORK_GROUP_SIZE; CUDA
+                                    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+    size_t preferred_multiple;   /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; warp size */
+    size_t suggested_work_group_size; /* CUDA: cuOccupancyMaxPotentialBlockSize; OpenCL:
+                                    max_work_group_size */
+    uint64_t local_mem_size;     /* static local memory: CL_KERNEL_LOCAL_MEM_SIZE;
+                                    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+} sgrt_kernel_info;
+sgrt_status sgrt_kernel_get_info(sgrt_kernel *kernel, sgrt_kernel_info *info);
+
 /* Enqueues the kernel; ARG_COUNT if an argument is unset.  `event` may be
  * NULL; otherwise the caller frees it with sgrt_event_free. */
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,

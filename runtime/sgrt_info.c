@@ -22,6 +22,11 @@ static void print_device(size_t index, const sgrt_device_info *in)
     printf("%s\n   max work-group %zu, local memory %llu bytes\n",
            in->sub_group_size_count ? "" : " unknown", in->max_work_group_size,
            (unsigned long long)in->local_mem_size);
+    printf("   work-group strategies:");
+    for (int s = SGRT_WG_TREE; s < SGRT_WG_STRATEGY_COUNT; s++)
+        if (in->wg_strategies & (1u << s))
+            printf(" %s", sgrt_wg_strategy_name((sgrt_wg_strategy)s));
+    printf(" (default %s)\n", sgrt_wg_strategy_name(in->wg_strategy));
 }
 
 int main(void)

@@ -24,6 +24,7 @@ struct sgrt_device {
     sgrt_device_info info;
     void *platform_handle;   /* cl_platform_id; unused on CUDA */
     void *device_handle;     /* cl_device_id; CUDA: the ordinal as a pointer */
+    uint32_t nv_sm;          /* NVIDIA OpenCL: compute capability x 10 (0: unknown) */
 };
 
 typedef struct SgrtBuffer SgrtBuffer;
@@ -79,6 +80,7 @@ struct sgrt_program {
     sgrt_value *spec_values;
     bool built;
     bool cache_hit;
+    sgrt_wg_strategy wg_strategy; /* SGRT_WG_DEFAULT: the device's best */
     char *options;            /* final device-compiler options */
     char *log;                /* build log ("" when none) */
     void *api_program;        /* cl_program / CUmodule */
@@ -121,6 +123,7 @@ typedef struct SgrtBackend {
      * info.sub_groups is set. */
     sgrt_status (*sub_group_size)(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                   uint32_t *size);
+    sgrt_status (*kernel_info)(sgrt_kernel *kernel, sgrt_kernel_info *info);
     /* dims are validated and local[] filled in. */
     sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims, sgrt_event *event);
     sgrt_status (*event_wait)(sgrt_event *event);
@@ -135,6 +138,9 @@ static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
 {
     return dev->info.backend == SGRT_BACKEND_CUDA ? &sgrt_cuda_backend : &sgrt_opencl_backend;
 }
+
+/* device.c: fills wg_strategies and wg_strategy from the other capabilities. */
+void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
 
 /* context.c: whether `buffer` is a live buffer of `context`. */
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);

@@ -52,6 +52,9 @@ cp "$dev/gen/tangle_exec.cu" "$out/tangle/" 2>/dev/null &&
         -DTANGLE_CU='"tangle_exec.cu"' -o "$out/tangle/host_cuda" tests/exec_tangle/host_cuda.cu ||
     ok_tangle=0
 
+"$nvcc" -arch="$arch" -std=c++17 -lineinfo -o "$out/synccheck_probe" \
+    tests/exec_barrier/synccheck_probe.cu || echo "synccheck_probe: build failed"
+
 summary=$out/summary.txt
 printf '%-14s %-10s %-6s %7s %5s  %s\n' program tool status errors secs "program says" | tee "$summary"
 failed=0
@@ -77,11 +80,35 @@ check() { # check NAME TOOL CMD...
         $((SECONDS - start)) "$said" $rc | tee -a "$summary"
 }
 
+# A run whose reports are expected (the tool's limitation, shown by a probe
+# written without sgcc): prints its count, does not fail the script.
+check_expect_reports() { # NAME TOOL CMD...
+    local name=$1 tool=$2
+    shift 2
+    local log=$out/$name.$tool.log
+    timeout 600 "$san" --tool "$tool" --print-limit 2 "$@" >"$log" 2>&1
+    local errors
+    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -1)
+    printf '%-14s %-10s %-6s %7s %5s  %s\n' "$name" "$tool" known "${errors:-?}" - \
+        "expected: the tool's limitation (see synccheck_probe.cu)" | tee -a "$summary"
+}
+
 for tool in $tools; do
     check vector_add "$tool" "$dev/bin/vector_add" 100003
     check stencil2d "$tool" "$dev/bin/stencil2d" 257 129
     check matmul "$tool" "$dev/bin/matmul" 128 1
-    check exec_barrier "$tool" "$dev/bin/exec_barrier"
+    if [ "$tool" = synccheck ]; then
+        # synccheck reports every cp.async.mbarrier.arrive (arrive_copy_async)
+        # as "Missing wait", NVIDIA's own __pipeline_arrive_on included
+        # (synccheck_probe below), then kills the context: run the other
+        # cases here, and the probe to show the report is the tool's.
+        check exec_barrier "$tool" env BARRIER_TEST_SKIP=copy_overlap/inc,copy_bytes,tiled_double_buffer \
+            "$dev/bin/exec_barrier"
+        check probe_noinc "$tool" "$out/synccheck_probe" noinc
+        check_expect_reports probe_inc "$tool" "$out/synccheck_probe" inc
+    else
+        check exec_barrier "$tool" "$dev/bin/exec_barrier"
+    fi
     if [ $ok_groups = 1 ]; then
         check exec_groups "$tool" "$out/groups/exec_groups_cuda" -N 4 --no-divergent --quick \
             "$out/groups"

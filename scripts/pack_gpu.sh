@@ -11,9 +11,10 @@ rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/bin" "$dest/gen"
 cp -L "$build/runtime/libsgrt.so.0" "$dest/lib/"
 cp -L /lib/x86_64-linux-gnu/libsubunit.so.0 "$dest/lib/" 2>/dev/null || true
-for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups tests/clprobe \
-           tests/runtime/test_runtime bench/bench_build_cache bench/bench_tiles \
-           bench/bench_launch_overhead bench/bench_cpu_suite tests/exec_barrier/exec_barrier; do
+for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups samples/reduce \
+           tests/clprobe tests/reduce/test_reduce tests/runtime/test_runtime \
+           bench/bench_build_cache bench/bench_tiles bench/bench_launch_overhead \
+           bench/bench_cpu_suite tests/exec_barrier/exec_barrier; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"
 done
 # Pre-translated sources: sgcc -t all for every unit a gpu_run.sh needs.

@@ -129,14 +129,23 @@ __device__ __forceinline__ bool full_block(group g)
     return g.size != 0u && (unsigned)__popc(g.mask) == g.size;
 }
 
+/* The shuffle mask of a full block: its own lanes plus every lane running
+ * this code with it.  When the 32/N blocks of a converged warp each name only
+ * their own lanes, the hardware serialises the shuffle per distinct mask
+ * (2.2x slower for N = 4, bench/gpu_shfl_masks.cu); one mask for all of
+ * them is what cooperative groups' coalesced tiles pass.  The other blocks'
+ * lanes in it run the same unrolled shuffles (same call site, same N), and
+ * g.mask keeps the block's own lanes named even if the warp has split. */
+__device__ __forceinline__ unsigned block_mask(group g) { return g.mask | __activemask(); }
+
 /* Each step combines the lower lane's value on the left, so every member
  * ends with the same bits (floating min/max of -0/+0 and NaNs included). */
 template <class T, class Op>
 __device__ __forceinline__ T block_reduce(group g, T x, Op op)
 {
-    unsigned l = lane();
+    unsigned l = lane(), mask = block_mask(g);
     for (unsigned d = g.size >> 1; d > 0u; d >>= 1) {
-        T y = shfl(x, l ^ d, g.mask);
+        T y = shfl(x, l ^ d, mask);
         x = (l & d) != 0u ? op(y, x) : op(x, y);
     }
     return x;
@@ -145,9 +154,9 @@ __device__ __forceinline__ T block_reduce(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive(group g, T x, Op op)
 {
-    unsigned l = lane(), r = l & (g.size - 1u);
+    unsigned l = lane(), r = l & (g.size - 1u), mask = block_mask(g);
     for (unsigned d = 1; d < g.size; d <<= 1) {
-        T y = shfl(x, r >= d ? l - d : l, g.mask);
+        T y = shfl(x, r >= d ? l - d : l, mask);
         if (r >= d)
             x = op(y, x);
     }
@@ -159,6 +168,10 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
     T r;
+    /* A block narrower than the warp: the butterfly with one mask beats
+     * redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
+    if (full_block(g) && g.size < 32u)
+        return block_reduce(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
     if (full_block(g))
@@ -182,7 +195,7 @@ __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
     if (full_block(g)) {
         unsigned r = l & (g.size - 1u);
         T y = block_inclusive(g, Op::in(x), op);
-        T t = shfl(y, r > 0 ? l - 1u : l, g.mask);
+        T t = shfl(y, r > 0 ? l - 1u : l, block_mask(g));
         return r > 0 ? t : Op::template identity<T>();
     }
     unsigned r = rank_in(g.mask, l);

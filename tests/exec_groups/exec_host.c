@@ -22,7 +22,7 @@
  * -DSGC_SPEC_0 the cubins were compiled with).
  *
  * usage: exec_groups [-p PLATFORM-SUBSTRING] [-o BUILD-OPTIONS] [-N FIXED_N]
- *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [-v] [--no-divergent] DIR
+ *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [-v] [--no-divergent] [--per-kind] DIR
  * --local N runs only work-group size N.  On a device whose sub-groups do
  * not promise divergent operation (no cl_khr_subgroup_non_uniform_vote or
  * _arithmetic: PoCL 5) the ballot, tangle and opportunistic kinds are
@@ -31,6 +31,11 @@
  * fragments; --quick runs one work-group size (300: more items than the wg
  * tier's scratch holds, so its chunking runs) and, except for votes, one
  * predicate pattern: PoCL compiles a kernel once per local size.
+ * --per-kind builds each sub-group unit once per group kind, with the
+ * kind as spec constant 1 (ONLY_KIND), so each program holds one kind's
+ * code: PoCL 5's kernel compiler did not finish a kernel holding all five
+ * kinds (their shuffles are barriers there) in 420 s, and takes seconds on
+ * one kind.
  * Exit: 0 all passed, 1 a check failed, 77 no such device. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #ifdef EXEC_CUDA
@@ -239,12 +244,15 @@ typedef struct Dev {
     cl_command_queue queue;
 #endif
     bool sub_groups, fp64;
+    bool cpu;           /* CL_DEVICE_TYPE_CPU: builds get -DSGC_DEVICE_CPU=1 */
     bool divergent_ok;  /* sub-group operations work in divergent flow */
     const char *options;
     const char *only;
     bool quick;
     bool verbose;       /* -v: a line before each launch (finding hangs) */
     size_t local;       /* --local: the one work-group size to run, or 0 */
+    bool per_kind;      /* --per-kind: one program per group kind (OpenCL) */
+    int only_kind;      /* the kind the current program holds, or -1: all */
 } Dev;
 
 static int failures, passes, skips, kinds_skipped;
@@ -304,6 +312,9 @@ static int pick_device(Dev *dev, const char *want)
         dev->queue = clCreateCommandQueue(dev->context, dev->device, 0, &err);
         dev->sub_groups = has_ext(dev->device, "cl_khr_subgroups") || has_ext(dev->device, "cl_intel_subgroups");
         dev->fp64 = has_ext(dev->device, "cl_khr_fp64");
+        cl_device_type type = 0;
+        clGetDeviceInfo(dev->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+        dev->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
         /* sgrt's rule (runtime/opencl.c): only the non-uniform extensions
          * promise sub-group operations in divergent control flow. */
         dev->divergent_ok = has_ext(dev->device, "cl_khr_subgroup_non_uniform_vote") ||
@@ -717,6 +728,8 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
     int end_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM + 1 : PAT_COUNT;
     for (int kind = 0; kind < kinds; kind++) {
         bool divergent = kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
+        if (c->sub_groups && dev->only_kind >= 0 && kind != dev->only_kind)
+            continue;
         if (c->sub_groups && divergent && !dev->divergent_ok) {
             kinds_skipped++; /* sgrt refuses these kernels on such a device */
             continue;
@@ -748,12 +761,58 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
     release_kernel(k);
 }
 
+/* Builds unit u (with dev->options) and runs its selected cases. */
+static void run_unit(Dev *dev, const char *dir, size_t u, unsigned fixed_n, bool divergent,
+                     int *refused)
+{
+    const Case *first = &cases[units[u].first];
+    bool needs_sg = first->sub_groups;
+    char *log = NULL;
+    if (dev->verbose) {
+        printf("building %s\n", units[u].name);
+        fflush(stdout);
+    }
+    void *p = build(dev, dir, units[u].name, &log);
+    if (needs_sg && !dev->sub_groups) {
+        /* The wg tier must refuse each sub-group kernel by name. */
+        char msg[256];
+        snprintf(msg, sizeof msg, "kernel '%s' needs sub-groups", first->name);
+        if (p || !log || !strstr(log, msg) || !strstr(log, "not supported on this device"))
+            fail("%s: the wg tier did not refuse it with sgcc's error%s (%ld %ld)", units[u].name, "", 0, 0);
+        else
+            (*refused)++;
+        free(log);
+        if (p)
+            release_program(p);
+        return;
+    }
+    if (!p) {
+        fail("%s: build failed:\n%.4000s (%ld %ld)", units[u].name, log ? log : "", 0, 0);
+        free(log);
+        return;
+    }
+    int before = failures;
+    for (int c = units[u].first; c < units[u].end; c++)
+        if (selected(dev, cases[c].name))
+            run_case(dev, p, &cases[c], fixed_n, divergent);
+    if (dev->only_kind >= 0)
+        printf("%s[%s] %s\n", units[u].name, kind_names[dev->only_kind],
+               failures == before ? "ok" : "FAILED");
+    else
+        printf("%-10s %s\n", units[u].name, failures == before ? "ok" : "FAILED");
+    fflush(stdout);
+    release_program(p);
+}
+
 int main(int argc, char **argv)
 {
     const char *platform = NULL, *options = "", *dir = NULL;
     unsigned fixed_n = 4;
     bool divergent = true;
-    Dev dev = {0};
+    Dev dev = {.only_kind = -1};
+    /* Line-buffered even into a file: a run killed by a time limit (a hang
+     * on some device) still shows how far it got. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-p") && i + 1 < argc)
             platform = argv[++i];
@@ -771,11 +830,13 @@ int main(int argc, char **argv)
             dev.quick = true;
         else if (!strcmp(argv[i], "-v"))
             dev.verbose = true;
+        else if (!strcmp(argv[i], "--per-kind"))
+            dev.per_kind = true;
         else
             dir = argv[i];
     }
     if (!dir) {
-        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [-v] [--no-divergent] DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [-v] [--no-divergent] [--per-kind] DIR\n", argv[0]);
         return 2;
     }
     if (pick_device(&dev, platform) != 0) {
@@ -788,7 +849,11 @@ int main(int argc, char **argv)
         dev.sub_groups = dev.divergent_ok = true;
     /* FIXED_N is spec constant 0 of every unit (gen_exec.py). */
     char opts[1024];
-    snprintf(opts, sizeof opts, "%s -DSGC_SPEC_0=%uu", options, fixed_n);
+    /* As sgrt does, SGC_DEVICE_CPU on a CPU device: the work-group tree's
+     * CPU shape (docs/GROUPS.md; PoCL 3.1 needed minutes per kernel for the
+     * log-step tree). */
+    snprintf(opts, sizeof opts, "%s%s -DSGC_SPEC_0=%uu", dev.cpu ? "-DSGC_DEVICE_CPU=1 " : "",
+             options, fixed_n);
     dev.options = opts;
     int refused = 0;
     for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
@@ -803,37 +868,28 @@ int main(int argc, char **argv)
             skips += units[u].end - units[u].first;
             continue;
         }
-        char *log = NULL;
-        if (dev.verbose) {
-            printf("building %s\n", units[u].name);
-            fflush(stdout);
-        }
-        void *p = build(&dev, dir, units[u].name, &log);
-        if (needs_sg && !dev.sub_groups) {
-            /* The wg tier must refuse each sub-group kernel by name. */
-            char msg[256];
-            snprintf(msg, sizeof msg, "kernel '%s' needs sub-groups", first->name);
-            if (p || !log || !strstr(log, msg) || !strstr(log, "not supported on this device"))
-                fail("%s: the wg tier did not refuse it with sgcc's error%s (%ld %ld)", units[u].name, "", 0, 0);
-            else
-                refused++;
-            free(log);
-            if (p)
-                release_program(p);
+        if (!needs_sg || !dev.per_kind || !dev.sub_groups) {
+            run_unit(&dev, dir, u, fixed_n, divergent, &refused);
             continue;
         }
-        if (!p) {
-            fail("%s: build failed:\n%.4000s (%ld %ld)", units[u].name, log ? log : "", 0, 0);
-            free(log);
-            continue;
+        /* One program per kind: ONLY_KIND (spec constant 1, gen_exec.py)
+         * folds the other kinds' branches away in the device compiler. */
+        for (int kind = 0; kind < K_SG_COUNT; kind++) {
+            bool divergent_kind = kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
+            if (divergent_kind && !(divergent && dev.divergent_ok)) {
+                /* Not built: run_case would skip every launch of it. */
+                for (int c = units[u].first; c < units[u].end; c++)
+                    kinds_skipped += divergent && selected(&dev, cases[c].name);
+                continue;
+            }
+            char kind_opts[1100];
+            snprintf(kind_opts, sizeof kind_opts, "%s -DSGC_SPEC_1=%d", opts, kind);
+            dev.options = kind_opts;
+            dev.only_kind = kind;
+            run_unit(&dev, dir, u, fixed_n, divergent, &refused);
         }
-        int before = failures;
-        for (int c = units[u].first; c < units[u].end; c++)
-            if (selected(&dev, cases[c].name))
-                run_case(&dev, p, &cases[c], fixed_n, divergent);
-        printf("%-10s %s\n", units[u].name, failures == before ? "ok" : "FAILED");
-        fflush(stdout);
-        release_program(p);
+        dev.options = opts;
+        dev.only_kind = -1;
     }
     printf("%d checks passed, %d failed, %d kernels skipped (no fp64), %d units refused on the wg tier, "
            "%d ballot/tangle/opportunistic kernel runs skipped (no divergent sub-group operations)\n",

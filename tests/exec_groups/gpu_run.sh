@@ -63,7 +63,7 @@ rc=$?
 # pocl_parallel.sh, which spreads PoCL's slow compiles over the cores.
 if [ "${SKIP_POCL:-0}" != 1 ]; then
     echo "== PoCL"
-    timeout 1200 "$host" -p Portable -N "$fixed_n" "$gen"
+    timeout 1200 "$host" -p Portable -N "$fixed_n" --per-kind --local 64 "$gen"
     rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
 fi

@@ -363,14 +363,23 @@ __device__ __forceinline__ bool full_block(group g)
     return g.size != 0u && (unsigned)__popc(g.mask) == g.size;
 }
 
+/* The shuffle mask of a full block: its own lanes plus every lane running
+ * this code with it.  When the 32/N blocks of a converged warp each name only
+ * their own lanes, the hardware serialises the shuffle per distinct mask
+ * (2.2x slower for N = 4, bench/gpu_shfl_masks.cu); one mask for all of
+ * them is what cooperative groups' coalesced tiles pass.  The other blocks'
+ * lanes in it run the same unrolled shuffles (same call site, same N), and
+ * g.mask keeps the block's own lanes named even if the warp has split. */
+__device__ __forceinline__ unsigned block_mask(group g) { return g.mask | __activemask(); }
+
 /* Each step combines the lower lane's value on the left, so every member
  * ends with the same bits (floating min/max of -0/+0 and NaNs included). */
 template <class T, class Op>
 __device__ __forceinline__ T block_reduce(group g, T x, Op op)
 {
-    unsigned l = lane();
+    unsigned l = lane(), mask = block_mask(g);
     for (unsigned d = g.size >> 1; d > 0u; d >>= 1) {
-        T y = shfl(x, l ^ d, g.mask);
+        T y = shfl(x, l ^ d, mask);
         x = (l & d) != 0u ? op(y, x) : op(x, y);
     }
     return x;
@@ -379,9 +388,9 @@ __device__ __forceinline__ T block_reduce(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive(group g, T x, Op op)
 {
-    unsigned l = lane(), r = l & (g.size - 1u);
+    unsigned l = lane(), r = l & (g.size - 1u), mask = block_mask(g);
     for (unsigned d = 1; d < g.size; d <<= 1) {
-        T y = shfl(x, r >= d ? l - d : l, g.mask);
+        T y = shfl(x, r >= d ? l - d : l, mask);
         if (r >= d)
             x = op(y, x);
     }
@@ -393,6 +402,10 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
     T r;
+    /* A block narrower than the warp: the butterfly with one mask beats
+     * redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
+    if (full_block(g) && g.size < 32u)
+        return block_reduce(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
     if (full_block(g))
@@ -416,7 +429,7 @@ __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
     if (full_block(g)) {
         unsigned r = l & (g.size - 1u);
         T y = block_inclusive(g, Op::in(x), op);
-        T t = shfl(y, r > 0 ? l - 1u : l, g.mask);
+        T t = shfl(y, r > 0 ? l - 1u : l, block_mask(g));
         return r > 0 ? t : Op::template identity<T>();
     }
     unsigned r = rank_in(g.mask, l);
@@ -450,11 +463,29 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op, T in
  * algorithms on the work-group (the thread block), SPEC §1.1.  Needs
  * "cuda_base" and "cuda_subgroup".
  *
- * Two levels: the warp algorithms of cuda_subgroup, then one value per warp
- * through shared memory, combined by warp 0 (at most 32 warps a block).  The
- * scratch is a static __shared__ array inside scratch() (legal in a __device__
- * function), so the emitter declares nothing; every call starts with
- * __syncthreads() so that back-to-back calls may reuse it. */
+ * Reductions and scans have two strategies (docs/GROUPS.md, "Work-group
+ * strategies"), chosen by SGC_WG_STRATEGY (sgrt always defines it):
+ *   SGC_WG_SUBGROUP (3, the default): the warp algorithms of cuda_subgroup
+ *     (__reduce_*_sync where the type allows), then one value per warp
+ *     through shared memory, combined by warp 0 (at most 32 warps a block);
+ *   SGC_WG_TREE (1): a log-step tree in shared memory, thread by thread.
+ * CUDA has no work-group built-ins: SGC_WG_BUILTIN (2) is an error.  The
+ * scratch is a static __shared__ array inside scratch() (legal in a
+ * __device__ function), so the emitter declares nothing; every call starts
+ * with __syncthreads() so that back-to-back calls may reuse it. */
+
+/* Same values as sgrt_wg_strategy (runtime/sgrt.h) and opencl_workgroup.cl. */
+#define SGC_WG_TREE 1
+#define SGC_WG_BUILTIN 2
+#define SGC_WG_SUBGROUP 3
+#if !defined(SGC_WG_STRATEGY)
+#define SGC_WG_STRATEGY SGC_WG_SUBGROUP
+#endif
+#if SGC_WG_STRATEGY == SGC_WG_BUILTIN
+#error "sgc: work-group strategy 'builtin' needs OpenCL C 2.0 work-group collective functions, not supported on CUDA"
+#elif SGC_WG_STRATEGY != SGC_WG_TREE && SGC_WG_STRATEGY != SGC_WG_SUBGROUP
+#error "sgc: SGC_WG_STRATEGY must be 1 (tree), 2 (builtin) or 3 (subgroup)"
+#endif
 
 namespace sgc {
 
@@ -537,6 +568,76 @@ __device__ __forceinline__ bool none_of_group(work_group, bool p) { return __syn
 
 /* ---- reductions and scans ---- */
 
+#if SGC_WG_STRATEGY == SGC_WG_TREE
+/* Tree strategy, as in opencl_workgroup.cl: threads fold into
+ * SGC_WG_SLOTS slots chunk by chunk, then a log-step tree halves the
+ * occupied slots; scans are Hillis-Steele per chunk with a carry. */
+template <class T, class Op>
+__device__ __forceinline__ T reduce_over_group(work_group, T x, Op op)
+{
+    T *s = (T *)scratch();
+    unsigned lid = linear_local_id(), n = linear_local_size();
+    x = Op::in(x);
+    __syncthreads();
+    if (lid < SGC_WG_SLOTS)
+        s[lid] = x;
+    for (unsigned base = SGC_WG_SLOTS; base < n; base += SGC_WG_SLOTS) {
+        __syncthreads();
+        if (lid >= base && lid - base < SGC_WG_SLOTS)
+            s[lid - base] = op(s[lid - base], x);
+    }
+    for (unsigned m = n < SGC_WG_SLOTS ? n : SGC_WG_SLOTS; m > 1;) {
+        unsigned upper = (m + 1) / 2;
+        __syncthreads();
+        if (lid + upper < m)
+            s[lid] = op(s[lid], s[lid + upper]);
+        m = upper;
+    }
+    __syncthreads();
+    return s[0];
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T tree_scan(T x, Op op, bool inclusive)
+{
+    T *s = (T *)scratch();
+    unsigned lid = linear_local_id(), n = linear_local_size();
+    T carry = Op::template identity<T>(), mine = carry;
+    x = Op::in(x);
+    for (unsigned base = 0; base < n; base += SGC_WG_SLOTS) {
+        unsigned cnt = n - base < SGC_WG_SLOTS ? n - base : SGC_WG_SLOTS, i = lid - base;
+        bool in = lid >= base && i < cnt;
+        __syncthreads();
+        if (in)
+            s[i] = x;
+        for (unsigned d = 1; d < cnt; d <<= 1) {
+            __syncthreads();
+            T t = in && i >= d ? s[i - d] : Op::template identity<T>();
+            __syncthreads();
+            if (in && i >= d)
+                s[i] = op(t, s[i]);
+        }
+        __syncthreads();
+        if (in)
+            mine = inclusive ? op(carry, s[i]) : i > 0 ? op(carry, s[i - 1]) : carry;
+        carry = op(carry, s[cnt - 1]);
+    }
+    return mine;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T inclusive_scan_over_group(work_group, T x, Op op)
+{
+    return tree_scan(x, op, true);
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T exclusive_scan_over_group(work_group, T x, Op op)
+{
+    return tree_scan(x, op, false);
+}
+
+#else /* SGC_WG_SUBGROUP */
 /* Exclusive prefix of the caller's warp over the warps' values `v` (written
  * by the lane with `writer` set); *total gets the block total. */
 template <class T, class Op>
@@ -562,12 +663,26 @@ __device__ __forceinline__ T warp_prefix(T v, bool writer, Op op, T *total)
     return s[w];
 }
 
+/* Reduce needs no prefix: each warp's lane 0 publishes the warp's total,
+ * warp 0 reduces those (one warp reduction, __reduce_*_sync where the type
+ * allows) and publishes the block's total. */
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(work_group, T x, Op op)
 {
-    T part = reduce_over_group(get_sub_group(), x, op), total;
-    (void)warp_prefix(part, lane() == 0, op, &total);
-    return total;
+    T *s = (T *)scratch();
+    T part = reduce_over_group(get_sub_group(), x, op);
+    unsigned w = sub_group_id(), l = lane(), nw = num_sub_groups();
+    __syncthreads();
+    if (l == 0)
+        s[w] = part;
+    __syncthreads();
+    if (w == 0) {
+        T all = reduce_over_group(get_sub_group(), l < nw ? s[l] : Op::template identity<T>(), op);
+        if (l == 0)
+            s[32] = all;
+    }
+    __syncthreads();
+    return s[32];
 }
 
 template <class T, class Op>
@@ -585,6 +700,8 @@ __device__ __forceinline__ T exclusive_scan_over_group(work_group, T x, Op op)
     T prefix = warp_prefix(op(excl, Op::in(x)), lane() + 1 == sub_group_size(), op, &total);
     return op(prefix, excl);
 }
+
+#endif
 
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(work_group g, T x, T init, Op op)

@@ -652,12 +652,21 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
  * a shift-up ladder, with no rank arithmetic.  The butterfly keeps the lower
  * lane's value on the left, so every member gets the same bits. */
 #define SGC_FULL_FIXED(g) ((g).kind == SGC_KIND_FIXED && sgc_popcount((g).mask) == (g).size)
+/* nvptx: the block's lanes plus every lane running this code with it, so a
+ * converged warp's 32/N blocks shuffle under one mask instead of N-lane
+ * masks the hardware serialises (cuda_subgroup.cuh, block_mask). */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_BLOCK_MASK(g) ((g).mask | sgc_ptx_activemask())
+#else
+#define SGC_BLOCK_MASK(g) ((g).mask)
+#endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
     inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
+        ulong mask = SGC_BLOCK_MASK(g);                                         \
         for (uint d = g.size >> 1; d > 0u; d >>= 1) {                           \
-            T y = sgc_shfl_##T(x, lane ^ d, g.mask);                            \
+            T y = sgc_shfl_##T(x, lane ^ d, mask);                              \
             x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);       \
         }                                                                       \
         return x;                                                               \
@@ -665,8 +674,9 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
+        ulong mask = SGC_BLOCK_MASK(g);                                         \
         for (uint d = 1; d < g.size; d <<= 1) {                                 \
-            T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, g.mask);         \
+            T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, mask);           \
             if (rank >= d)                                                      \
                 x = SGC_OP_##op(t, x);                                          \
         }                                                                       \
@@ -676,7 +686,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
         T y = sgc_block_inclusive_##op##_##T(g, x);                             \
-        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, g.mask);            \
+        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, SGC_BLOCK_MASK(g)); \
         return rank > 0u ? t : SGC_ID_##op(T);                                  \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
@@ -828,6 +838,13 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_logical_or(g, T, x)
 #endif
 #define SGC_NV_FAST_multiplies(g, T, x)
+/* nvptx: a full block narrower than the warp takes the butterfly under one
+ * mask before redux.sync on its own mask (as the CUDA library does). */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_NV_BLOCK_FIRST(g) ((g).size < 32u)
+#else
+#define SGC_NV_BLOCK_FIRST(g) false
+#endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (SPEC §1.1). */
@@ -838,6 +855,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
+        if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
+            return sgc_block_reduce_##op##_##T(g, x);                           \
         SGC_NV_FAST_##op(g, T, x)                                               \
         if (SGC_FULL_FIXED(g))                                                  \
             return sgc_block_reduce_##op##_##T(g, x);                           \
@@ -916,15 +935,55 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
  * The emitter declares the scratch at kernel scope and passes it to every
  * call:  __local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];
  * A fixed number of slots serves any work-group size: items are processed in
- * chunks of SGC_WG_SCRATCH_SLOTS.  An item is a work-item in the wg tier and
- * a sub-group elsewhere (the sub-group algorithms do the first level).  Where
- * OpenCL 2.0 work-group collectives exist, add/min/max use them. */
+ * chunks of SGC_WG_SCRATCH_SLOTS.
+ *
+ * Reductions and scans have three strategies (docs/GROUPS.md, "Work-group
+ * strategies"), chosen by SGC_WG_STRATEGY, which the host defines (sgrt
+ * always does) or which defaults to the best the device compiler offers:
+ *   SGC_WG_TREE (1)     log-step tree in local memory, work-item by work-item;
+ *                       any OpenCL 1.2 device;
+ *   SGC_WG_BUILTIN (2)  OpenCL 2.0 work_group_reduce/scan_add/min/max (other
+ *                       operators as SGC_WG_SUBGROUP where the tier has
+ *                       sub-groups, else as SGC_WG_TREE);
+ *   SGC_WG_SUBGROUP (3) sub-group algorithms first, their results combined
+ *                       through local memory (khr and nvptx tiers).
+ * A strategy the device lacks stops the build with #error. */
 
-#if defined(SGC_TIER_WG)
-#define SGC_WG_SCRATCH_SLOTS 256
+/* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
+ * change them together. */
+#define SGC_WG_TREE 1
+#define SGC_WG_BUILTIN 2
+#define SGC_WG_SUBGROUP 3
+#if !defined(SGC_WG_STRATEGY)
+#if defined(SGC_HAS_WG_COLLECTIVES)
+#define SGC_WG_STRATEGY SGC_WG_BUILTIN
+#elif !defined(SGC_TIER_WG)
+#define SGC_WG_STRATEGY SGC_WG_SUBGROUP
 #else
-#define SGC_WG_SCRATCH_SLOTS 64
+#define SGC_WG_STRATEGY SGC_WG_TREE
 #endif
+#endif
+#if SGC_WG_STRATEGY == SGC_WG_BUILTIN
+#if !defined(SGC_HAS_WG_COLLECTIVES)
+#error "sgc: work-group strategy 'builtin' needs the OpenCL C 2.0 work-group collective functions (__opencl_c_work_group_collective_functions), not supported on this device"
+#endif
+#elif SGC_WG_STRATEGY == SGC_WG_SUBGROUP
+#if defined(SGC_TIER_WG)
+#error "sgc: work-group strategy 'subgroup' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
+#elif SGC_WG_STRATEGY != SGC_WG_TREE
+#error "sgc: SGC_WG_STRATEGY must be 1 (tree), 2 (builtin) or 3 (subgroup)"
+#endif
+
+/* The second level works on items: work-items for the tree (and the wg
+ * tier), sub-groups otherwise.  256 slots (2 KiB): a round of the
+ * sub-group strategy covers 256 sub-groups, so even an 8192-work-item
+ * group of 16-wide sub-groups needs two (64 slots made it 8 rounds, and
+ * the 2^26-int Reduce sample 3-4x slower on the Intel CPU runtime). */
+#if defined(SGC_TIER_WG) || SGC_WG_STRATEGY == SGC_WG_TREE
+#define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
+#endif
+#define SGC_WG_SCRATCH_SLOTS 256
 
 /* ---- data movement: every work-item reads one source work-item ---- */
 
@@ -1033,10 +1092,16 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
  * work-item with `writer` set), in chunks of SGC_WG_SCRATCH_SLOTS - 1: the
  * first work-item scans each chunk serially in local memory, leaving the
  * running total after the chunk.  Three barriers a chunk and no barrier in
- * an inner loop: cheap for compilers that build work-group loops around
- * barrier regions (PoCL), and the chunks are short (an item is a sub-group
- * outside the wg tier).  Returns the exclusive prefix of item idx; *total
- * gets the total of all items.  Every work-item calls it. */
+ * an inner loop.  Returns the exclusive prefix of item idx; *total gets the
+ * total of all items.  Every work-item calls it.
+ *
+ * Items are sub-groups for the subgroup strategy (short chunks).  For the
+ * tree strategy on a CPU device (SGC_DEVICE_CPU, which sgrt defines) the
+ * items are work-items: CPU compilers run a work-group as loops over the
+ * work-items between barriers (PoCL does), so a barrier costs a pass over
+ * the whole group, and the log-step tree below -- a barrier or two per
+ * step, inside a loop -- ran the PoCL test matrix more than 10x slower
+ * (over an hour, against minutes) than this serial scan. */
 #define SGC_DEFINE_WG_ITEMS(op, T)                                              \
     inline T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items,       \
                                      uint idx, bool writer, T v, T *total)      \
@@ -1072,8 +1137,156 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
 #undef SGC_DEFINE_WG_ITEMS
 
-/* OpenCL 2.0 work-group built-ins for add/min/max. */
-#if defined(SGC_HAS_WG_COLLECTIVES)
+#if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS) && defined(SGC_DEVICE_CPU) && \
+    !defined(SGC_WG_TREE_LOGSTEP)
+/* Tree strategy on a CPU device: the serial scan over work-items.
+ * SGC_WG_TREE_LOGSTEP forces the log-step tree there (the tests run both
+ * shapes on the Intel CPU runtime, which rejects -U build options). */
+#define SGC_DEFINE_WG_SERIAL(op, T)                                             \
+    inline T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x)        \
+    {                                                                           \
+        T total;                                                                \
+        (void)sgc_wg_items_##op##_##T(scratch, sgc_linear_local_size(),         \
+                                      sgc_linear_local_id(), true, x, &total);  \
+        return total;                                                           \
+    }                                                                           \
+    inline T sgc_wg_serial_scan_##op##_##T(__local void *scratch, T x,          \
+                                           bool inclusive)                      \
+    {                                                                           \
+        T total;                                                                \
+        T prefix = sgc_wg_items_##op##_##T(scratch, sgc_linear_local_size(),    \
+                                           sgc_linear_local_id(), true, x,      \
+                                           &total);                             \
+        return inclusive ? SGC_OP_##op(prefix, x) : prefix;                     \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
+#undef SGC_DEFINE_WG_SERIAL
+#define SGC_WG_LEVEL_REDUCE(op, T, s, x) sgc_wg_serial_reduce_##op##_##T(s, x)
+#define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_serial_scan_##op##_##T(s, x, inclusive)
+
+#elif defined(SGC_WG_ITEMS_ARE_WORK_ITEMS)
+/* Tree strategy.  Reduce: work-item lid folds its value into slot
+ * lid % SGC_WG_SCRATCH_SLOTS, one chunk of work-items after the other (one
+ * writer per slot per barrier), then a log-step tree halves the occupied
+ * slots (any count: the upper half folds onto the lower one).  Scan:
+ * Hillis-Steele in each chunk (read, barrier, write), the chunk's total
+ * carried into the next.  Every call starts with a barrier, so back-to-back
+ * calls may reuse the scratch. */
+#define SGC_DEFINE_WG_TREE(op, T)                                               \
+    inline T sgc_wg_tree_reduce_##op##_##T(__local void *scratch, T x)          \
+    {                                                                           \
+        __local T *s = (__local T *)scratch;                                    \
+        uint lid = sgc_linear_local_id(), n = sgc_linear_local_size();          \
+        const uint slots = SGC_WG_SCRATCH_SLOTS;                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (lid < slots)                                                        \
+            s[lid] = x;                                                         \
+        for (uint base = slots; base < n; base += slots) {                      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (lid >= base && lid - base < slots)                              \
+                s[lid - base] = SGC_OP_##op(s[lid - base], x);                  \
+        }                                                                       \
+        for (uint m = min(n, slots); m > 1;) {                                  \
+            uint upper = (m + 1) / 2;                                           \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (lid + upper < m)                                                \
+                s[lid] = SGC_OP_##op(s[lid], s[lid + upper]);                   \
+            m = upper;                                                          \
+        }                                                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        return s[0];                                                            \
+    }                                                                           \
+    inline T sgc_wg_tree_scan_##op##_##T(__local void *scratch, T x,            \
+                                         bool inclusive)                        \
+    {                                                                           \
+        __local T *s = (__local T *)scratch;                                    \
+        uint lid = sgc_linear_local_id(), n = sgc_linear_local_size();          \
+        const uint slots = SGC_WG_SCRATCH_SLOTS;                                \
+        T carry = SGC_ID_##op(T), mine = SGC_ID_##op(T);                        \
+        for (uint base = 0; base < n; base += slots) {                          \
+            uint cnt = min(n - base, slots), i = lid - base;                    \
+            bool in = lid >= base && i < cnt;                                   \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (in)                                                             \
+                s[i] = x;                                                       \
+            for (uint d = 1; d < cnt; d <<= 1) {                                \
+                barrier(CLK_LOCAL_MEM_FENCE);                                   \
+                T t = in && i >= d ? s[i - d] : SGC_ID_##op(T);                 \
+                barrier(CLK_LOCAL_MEM_FENCE);                                   \
+                if (in && i >= d)                                               \
+                    s[i] = SGC_OP_##op(t, s[i]);                                \
+            }                                                                   \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (in)                                                             \
+                mine = inclusive ? SGC_OP_##op(carry, s[i])                     \
+                       : i > 0   ? SGC_OP_##op(carry, s[i - 1])                 \
+                                 : carry;                                       \
+            carry = SGC_OP_##op(carry, s[cnt - 1]);                             \
+        }                                                                       \
+        return mine;                                                            \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
+#undef SGC_DEFINE_WG_TREE
+#define SGC_WG_LEVEL_REDUCE(op, T, s, x) sgc_wg_tree_reduce_##op##_##T(s, x)
+#define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_tree_scan_##op##_##T(s, x, inclusive)
+
+#else /* items are sub-groups */
+
+#define SGC_DEFINE_WG_SG(op, T)                                                 \
+    /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */  \
+    /* (SGC_WG_SCRATCH_SLOTS of them a round) and broadcasts the total.     */  \
+    inline T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)            \
+    {                                                                           \
+        __local T *s = (__local T *)scratch;                                    \
+        sgc_group sg = sgc_get_sub_group();                                     \
+        T part = sgc_reduce_##op##_##T(sg, x), acc = SGC_ID_##op(T);            \
+        uint nsg = sgc_num_sub_groups(), sgid = sgc_sub_group_id();             \
+        uint lane = sgc_lane(), width = sgc_sub_group_size();                   \
+        for (uint base = 0; base < nsg; base += SGC_WG_SCRATCH_SLOTS) {         \
+            uint cnt = min(nsg - base, (uint)SGC_WG_SCRATCH_SLOTS);             \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (lane == 0 && sgid >= base && sgid - base < cnt)                 \
+                s[sgid - base] = part;                                          \
+            barrier(CLK_LOCAL_MEM_FENCE);                                       \
+            if (sgid == 0)                                                      \
+                for (uint j = 0; j < cnt; j += width) {                         \
+                    T v = j + lane < cnt ? s[j + lane] : SGC_ID_##op(T);        \
+                    acc = SGC_OP_##op(acc, sgc_reduce_##op##_##T(sg, v));       \
+                }                                                               \
+        }                                                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (sgid == 0 && lane == 0)                                             \
+            s[0] = acc;                                                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        return s[0];                                                            \
+    }                                                                           \
+    /* Sub-group scan, then the prefix of the caller's sub-group over the   */  \
+    /* sub-groups' totals (written by each sub-group's last lane).          */  \
+    inline T sgc_wg_sg_scan_##op##_##T(__local void *scratch, T x,              \
+                                       bool inclusive)                          \
+    {                                                                           \
+        sgc_group sg = sgc_get_sub_group();                                     \
+        T total, mine, incl;                                                    \
+        if (inclusive) {                                                        \
+            mine = incl = sgc_inclusive_scan_##op##_##T(sg, x);                 \
+        } else {                                                                \
+            mine = sgc_exclusive_scan_##op##_##T(sg, x);                        \
+            incl = SGC_OP_##op(mine, x);                                        \
+        }                                                                       \
+        T prefix = sgc_wg_items_##op##_##T(scratch, sgc_num_sub_groups(),       \
+                                           sgc_sub_group_id(),                  \
+                                           sgc_lane() + 1 == sgc_sub_group_size(), \
+                                           incl, &total);                       \
+        return SGC_OP_##op(prefix, mine);                                       \
+    }
+SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SG)
+#undef SGC_DEFINE_WG_SG
+#define SGC_WG_LEVEL_REDUCE(op, T, s, x) sgc_wg_sg_reduce_##op##_##T(s, x)
+#define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_sg_scan_##op##_##T(s, x, inclusive)
+#endif
+
+/* Builtin strategy: OpenCL 2.0 work-group built-ins for add/min/max. */
+#if SGC_WG_STRATEGY == SGC_WG_BUILTIN
 #define SGC_WG_NATIVE(op, algo, x) return SGC_KHR_FN(op, work_group_##algo)(x);
 #define SGC_WG_FAST_plus(algo, x) SGC_WG_NATIVE(plus, algo, x)
 #define SGC_WG_FAST_minimum(algo, x) SGC_WG_NATIVE(minimum, algo, x)
@@ -1090,27 +1303,6 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
 #define SGC_WG_FAST_logical_and(algo, x)
 #define SGC_WG_FAST_logical_or(algo, x)
 
-/* The item prefix of the caller's own item: its work-item (wg tier) or its
- * sub-group, whose last lane writes the sub-group's inclusive value. */
-#if defined(SGC_TIER_WG)
-#define SGC_WG_ITEM_PREFIX(op, T, s, incl, total)                               \
-    sgc_wg_items_##op##_##T(s, sgc_linear_local_size(), sgc_linear_local_id(),  \
-                            true, incl, &total)
-#else
-#define SGC_WG_ITEM_PREFIX(op, T, s, incl, total)                               \
-    sgc_wg_items_##op##_##T(s, sgc_num_sub_groups(), sgc_sub_group_id(),        \
-                            sgc_lane() + 1 == sgc_sub_group_size(), incl, &total)
-#endif
-
-/* Scans within the caller's item (identity-free: one value in the wg tier). */
-#if defined(SGC_TIER_WG)
-#define SGC_WG_ITEM_INCLUSIVE(op, T, x) (x)
-#define SGC_WG_ITEM_EXCLUSIVE(op, T, x) SGC_ID_##op(T)
-#else
-#define SGC_WG_ITEM_INCLUSIVE(op, T, x) sgc_inclusive_scan_##op##_##T(sgc_get_sub_group(), x)
-#define SGC_WG_ITEM_EXCLUSIVE(op, T, x) sgc_exclusive_scan_##op##_##T(sgc_get_sub_group(), x)
-#endif
-
 #define SGC_DEFINE_WG_ALGOS(op, T)                                              \
     inline T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,                 \
                                               __local void *s, T x)             \
@@ -1118,9 +1310,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
         (void)g;                                                                \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_WG_FAST_##op(scan_inclusive, x)                                     \
-        T total, incl = SGC_WG_ITEM_INCLUSIVE(op, T, x);                        \
-        T prefix = SGC_WG_ITEM_PREFIX(op, T, s, incl, total);                   \
-        return SGC_OP_##op(prefix, incl);                                       \
+        return SGC_WG_LEVEL_SCAN(op, T, s, x, true);                            \
     }                                                                           \
     inline T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,                 \
                                               __local void *s, T x)             \
@@ -1128,19 +1318,14 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
         (void)g;                                                                \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_WG_FAST_##op(scan_exclusive, x)                                     \
-        T total, excl = SGC_WG_ITEM_EXCLUSIVE(op, T, x);                        \
-        T incl = SGC_OP_##op(excl, x);                                          \
-        T prefix = SGC_WG_ITEM_PREFIX(op, T, s, incl, total);                   \
-        return SGC_OP_##op(prefix, excl);                                       \
+        return SGC_WG_LEVEL_SCAN(op, T, s, x, false);                           \
     }                                                                           \
     inline T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x)   \
     {                                                                           \
         (void)g;                                                                \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_WG_FAST_##op(reduce, x)                                             \
-        T total, incl = SGC_WG_ITEM_INCLUSIVE(op, T, x);                        \
-        (void)SGC_WG_ITEM_PREFIX(op, T, s, incl, total);                        \
-        return total;                                                           \
+        return SGC_WG_LEVEL_REDUCE(op, T, s, x);                                \
     }                                                                           \
     inline T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s,   \
                                            T x, T init)                         \
@@ -1200,7 +1385,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_WG_LOGICAL_WRAPPER)
 
 inline bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
 {
-#if defined(SGC_HAS_WG_COLLECTIVES)
+#if SGC_WG_STRATEGY == SGC_WG_BUILTIN
     (void)g;
     (void)s;
     return work_group_any(p);
@@ -1211,7 +1396,7 @@ inline bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
 
 inline bool sgc_wg_all(sgc_work_group g, __local void *s, bool p)
 {
-#if defined(SGC_HAS_WG_COLLECTIVES)
+#if SGC_WG_STRATEGY == SGC_WG_BUILTIN
     (void)g;
     (void)s;
     return work_group_all(p);

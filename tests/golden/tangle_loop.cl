@@ -664,12 +664,21 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
  * a shift-up ladder, with no rank arithmetic.  The butterfly keeps the lower
  * lane's value on the left, so every member gets the same bits. */
 #define SGC_FULL_FIXED(g) ((g).kind == SGC_KIND_FIXED && sgc_popcount((g).mask) == (g).size)
+/* nvptx: the block's lanes plus every lane running this code with it, so a
+ * converged warp's 32/N blocks shuffle under one mask instead of N-lane
+ * masks the hardware serialises (cuda_subgroup.cuh, block_mask). */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_BLOCK_MASK(g) ((g).mask | sgc_ptx_activemask())
+#else
+#define SGC_BLOCK_MASK(g) ((g).mask)
+#endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
     inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
+        ulong mask = SGC_BLOCK_MASK(g);                                         \
         for (uint d = g.size >> 1; d > 0u; d >>= 1) {                           \
-            T y = sgc_shfl_##T(x, lane ^ d, g.mask);                            \
+            T y = sgc_shfl_##T(x, lane ^ d, mask);                              \
             x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);       \
         }                                                                       \
         return x;                                                               \
@@ -677,8 +686,9 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
+        ulong mask = SGC_BLOCK_MASK(g);                                         \
         for (uint d = 1; d < g.size; d <<= 1) {                                 \
-            T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, g.mask);         \
+            T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, mask);           \
             if (rank >= d)                                                      \
                 x = SGC_OP_##op(t, x);                                          \
         }                                                                       \
@@ -688,7 +698,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
         T y = sgc_block_inclusive_##op##_##T(g, x);                             \
-        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, g.mask);            \
+        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, SGC_BLOCK_MASK(g)); \
         return rank > 0u ? t : SGC_ID_##op(T);                                  \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
@@ -840,6 +850,13 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_logical_or(g, T, x)
 #endif
 #define SGC_NV_FAST_multiplies(g, T, x)
+/* nvptx: a full block narrower than the warp takes the butterfly under one
+ * mask before redux.sync on its own mask (as the CUDA library does). */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_NV_BLOCK_FIRST(g) ((g).size < 32u)
+#else
+#define SGC_NV_BLOCK_FIRST(g) false
+#endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (SPEC §1.1). */
@@ -850,6 +867,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
+        if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
+            return sgc_block_reduce_##op##_##T(g, x);                           \
         SGC_NV_FAST_##op(g, T, x)                                               \
         if (SGC_FULL_FIXED(g))                                                  \
             return sgc_block_reduce_##op##_##T(g, x);                           \

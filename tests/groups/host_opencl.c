@@ -92,8 +92,14 @@ static cl_kernel kernel_for(Device *d, int k)
     d->tried[k] = 1;
     const char *parts[] = {prelude_opencl_base, prelude_opencl_subgroup, prelude_opencl_workgroup,
                            d->harness, d->kernels_source};
+    /* As sgrt does: SGC_DEVICE_CPU picks the CPU shape of the tree strategy
+     * (docs/GROUPS.md); SGC_WG_TREE_LOGSTEP in a run's options overrides it. */
+    cl_device_type type = 0;
+    clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     char options[1024];
-    snprintf(options, sizeof options, "%s -DTEST_ONLY_%s", d->options, test_kernels[k].name);
+    snprintf(options, sizeof options, "%s%s -DTEST_ONLY_%s",
+             (type & CL_DEVICE_TYPE_CPU) ? "-DSGC_DEVICE_CPU=1 " : "", d->options,
+             test_kernels[k].name);
     cl_int err;
     cl_program p = clCreateProgramWithSource(d->context, 5, parts, NULL, &err);
     err = clBuildProgram(p, 1, &d->device, options, NULL, NULL);

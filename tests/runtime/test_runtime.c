@@ -450,6 +450,90 @@ START_TEST(kernel_sub_group_size)
 }
 END_TEST
 
+/* Work-group strategies: names, the device's set, refusal before the
+ * build, the define the build passes, and errors. */
+START_TEST(wg_strategies)
+{
+    sgrt_wg_strategy s = SGRT_WG_DEFAULT;
+    ck_assert_str_eq(sgrt_wg_strategy_name(SGRT_WG_TREE), "tree");
+    ck_assert_str_eq(sgrt_wg_strategy_name(SGRT_WG_BUILTIN), "builtin");
+    ck_assert_str_eq(sgrt_wg_strategy_name(SGRT_WG_SUBGROUP), "subgroup");
+    ck_assert_ptr_null(sgrt_wg_strategy_name(SGRT_WG_STRATEGY_COUNT));
+    OK(sgrt_wg_strategy_parse("subgroup", &s));
+    ck_assert_int_eq(s, SGRT_WG_SUBGROUP);
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_wg_strategy_parse("warp", &s));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'warp'"));
+
+    /* The device's set: tree always; builtin with OpenCL C 2.0 collectives
+     * only; subgroup exactly with sub-groups; the best is in the set. */
+    ck_assert(info.wg_strategies & (1u << SGRT_WG_TREE));
+    ck_assert_int_eq(!!(info.wg_strategies & (1u << SGRT_WG_BUILTIN)),
+                     info.backend == SGRT_BACKEND_OPENCL && info.wg_collectives);
+    ck_assert_int_eq(!!(info.wg_strategies & (1u << SGRT_WG_SUBGROUP)), info.sub_groups);
+    ck_assert(info.wg_strategies & (1u << info.wg_strategy));
+    if (info.backend == SGRT_BACKEND_OPENCL && info.opencl_c_major < 2)
+        ck_assert(!info.wg_collectives);
+
+    for (int k = SGRT_WG_TREE; k < SGRT_WG_STRATEGY_COUNT; k++) {
+        sgrt_program *p = NULL;
+        OK(sgrt_program_create(ctx, &vadd_module, &p));
+        if (info.wg_strategies & (1u << k)) {
+            OK(sgrt_program_set_wg_strategy(p, (sgrt_wg_strategy)k));
+            OK(sgrt_program_get_wg_strategy(p, &s));
+            ck_assert_int_eq(s, k);
+            OK(sgrt_program_build(p, NULL));
+            const char *options = NULL;
+            char define[32];
+            snprintf(define, sizeof define, "-DSGC_WG_STRATEGY=%d", k);
+            OK(sgrt_program_build_options(p, &options));
+            ck_assert_ptr_nonnull(strstr(options, define));
+            /* The tree strategy's CPU shape is picked by the device type. */
+            bool cpu_define = strstr(options, "-DSGC_DEVICE_CPU=1") != NULL;
+            ck_assert_int_eq(cpu_define, info.backend == SGRT_BACKEND_OPENCL &&
+                                             info.kind == SGRT_DEVICE_CPU);
+            EXPECT(SGRT_ERROR_SPEC_AFTER_BUILD,
+                   sgrt_program_set_wg_strategy(p, (sgrt_wg_strategy)k));
+        } else {
+            EXPECT(SGRT_ERROR_UNSUPPORTED, sgrt_program_set_wg_strategy(p, (sgrt_wg_strategy)k));
+            ck_assert_ptr_nonnull(strstr(sgrt_last_error(), sgrt_wg_strategy_name(k)));
+            ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "not supported on device"));
+            ck_assert_ptr_nonnull(strstr(sgrt_last_error(), info.name));
+            OK(sgrt_program_get_wg_strategy(p, &s)); /* unchanged: the default */
+            ck_assert_int_eq(s, info.wg_strategy);
+        }
+        OK(sgrt_program_free(p));
+    }
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create(ctx, &vadd_module, &p));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_program_set_wg_strategy(p, SGRT_WG_STRATEGY_COUNT));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_program_get_wg_strategy(p, NULL));
+    OK(sgrt_program_set_wg_strategy(p, SGRT_WG_DEFAULT));
+    OK(sgrt_program_get_wg_strategy(p, &s));
+    ck_assert_int_eq(s, info.wg_strategy);
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* Kernel work-group queries of a built kernel. */
+START_TEST(kernel_work_group_info)
+{
+    sgrt_program *p = build(&vadd_module);
+    sgrt_kernel *k = NULL;
+    sgrt_kernel_info ki;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_get_info(k, NULL));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_get_info(NULL, &ki));
+    OK(sgrt_kernel_get_info(k, &ki));
+    ck_assert_uint_ge(ki.max_work_group_size, 1);
+    ck_assert_uint_le(ki.max_work_group_size, info.max_work_group_size);
+    ck_assert_uint_ge(ki.preferred_multiple, 1);
+    ck_assert_uint_ge(ki.suggested_work_group_size, 1);
+    ck_assert_uint_le(ki.suggested_work_group_size, ki.max_work_group_size);
+    ck_assert_uint_le(ki.local_mem_size, info.local_mem_size);
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
 static void run_vadd_small(sgrt_program *p)
 {
     float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, c[4];
@@ -681,6 +765,8 @@ static Suite *runtime_suite(void)
     tcase_add_test(tc, build_failure_has_sgc_log);
     tcase_add_test(tc, unsupported_sub_groups);
     tcase_add_test(tc, kernel_sub_group_size);
+    tcase_add_test(tc, wg_strategies);
+    tcase_add_test(tc, kernel_work_group_info);
     tcase_add_test(tc, cache_hits_and_recovers);
     tcase_add_test(tc, cache_keys_spec_values);
     tcase_add_test(tc, dynamic_local_memory);
