@@ -7,8 +7,15 @@
 //   full    0xffffffff with the width argument N (valid only when the whole
 //           warp is converged, as here)
 //   cg      cg::reduce on cg::tiled_partition<N>
+//   idx     __activemask() | the block's mask, shfl.idx to lane ^ d (the
+//           instruction sgcc's library ends up with, PTX shows)
+//   sgc     sgcc's own library (compiler/prelude/*.cuh) on
+//           fixed_size_group<N>: reduce_over_group(g, x, plus)
+// The last two separate the shuffle form from the library's other per-round
+// work (the full-block test, the mask), where fixed8/16 still trail cg.
 // Every variant's result is checked against the first one's.  Prints one
-// table row per N.  Build: nvcc -O3 -arch=sm_90 -o gpu_shfl_masks gpu_shfl_masks.cu
+// table row per N.  Build (from the repository root):
+//   nvcc -O3 -arch=sm_90 -I compiler/prelude -o gpu_shfl_masks bench/gpu_shfl_masks.cu
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <algorithm>
@@ -16,10 +23,15 @@
 #include <cstdlib>
 #include <vector>
 
+/* sgcc's device library, as the emitted CUDA C carries it (no includes). */
+#include "cuda_base.cuh"
+#include "cuda_subgroup.cuh"
+
 namespace cg = cooperative_groups;
 
-enum Variant { GROUP, ACTIVE, FULL, CG, VARIANTS };
-static const char *const names[VARIANTS] = {"group mask", "__activemask", "full + width", "cg"};
+enum Variant { GROUP, ACTIVE, FULL, CG, IDX, SGC, VARIANTS };
+static const char *const names[VARIANTS] = {"group mask", "__activemask", "full + width",
+                                            "cg", "active|group, idx", "sgcc library"};
 
 template <int N, int V>
 __global__ void rounds_kernel(const float *in, float *out, int rounds)
@@ -32,6 +44,14 @@ __global__ void rounds_kernel(const float *in, float *out, int rounds)
         float s = x;
         if (V == CG) {
             s = cg::reduce(tile, x, cg::plus<float>());
+        } else if (V == SGC) {
+            sgc::group g = sgc::get_fixed_size_group<N>(sgc::get_sub_group());
+            s = sgc::reduce_over_group(g, x, sgc::plus{});
+        } else if (V == IDX) {
+            unsigned mask = __activemask() | group_mask;
+#pragma unroll
+            for (int d = N / 2; d > 0; d /= 2)
+                s += __shfl_sync(mask, s, lane ^ d);
         } else {
             unsigned mask = V == GROUP ? group_mask : V == ACTIVE ? __activemask() : 0xffffffffu;
 #pragma unroll
@@ -50,7 +70,7 @@ static void run_row(const float *d_in, float *d_out, int n, int rounds, std::vec
 {
     void (*kernels[VARIANTS])(const float *, float *, int) = {
         rounds_kernel<N, GROUP>, rounds_kernel<N, ACTIVE>, rounds_kernel<N, FULL>,
-        rounds_kernel<N, CG>};
+        rounds_kernel<N, CG>,    rounds_kernel<N, IDX>,    rounds_kernel<N, SGC>};
     printf("| %2d |", N);
     std::vector<float> got(n);
     for (int v = 0; v < VARIANTS; v++) {
@@ -94,7 +114,10 @@ int main()
     printf("| N |");
     for (int v = 0; v < VARIANTS; v++)
         printf(" %s |", names[v]);
-    printf("\n|---:|---:|---:|---:|---:|\n");
+    printf("\n|---:|");
+    for (int v = 0; v < VARIANTS; v++)
+        printf("---:|");
+    printf("\n");
     run_row<4>(d_in, d_out, n, rounds, ref);
     run_row<8>(d_in, d_out, n, rounds, ref);
     run_row<16>(d_in, d_out, n, rounds, ref);

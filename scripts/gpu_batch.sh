@@ -49,7 +49,7 @@ for dev in cuda opencl:nvidia; do
     step "build_cache_$tag" 90 env SGRT_DEVICE=$dev "$bin/bench_build_cache" 11
     step "launch_overhead_$tag" 120 "$bin/bench_launch_overhead" "$dev" 100000 15
 done
-step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
+step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -I compiler/prelude -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576
 # Not here: the PoCL 5 group matrix (khr tier, ballot + shuffle only).  Run
 # it as its own device call, it needs several minutes of all cores:
