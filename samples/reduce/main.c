@@ -159,7 +159,7 @@ int main(int argc, char **argv)
     SAMPLE_CHECK(sgrt_kernel_get(program, reduce_types[type].kernel, &kernel));
     SAMPLE_CHECK(sgrt_kernel_get_info(kernel, &ki));
     if (!local)
-        local = reduce_pick_local(&ki);
+        local = reduce_pick_local(&ki, used, info.kind);
     printf("work-group size: %zu (kernel maximum %zu, suggested %zu, preferred multiple %zu)\n",
            local, ki.max_work_group_size, ki.suggested_work_group_size, ki.preferred_multiple);
 

@@ -173,13 +173,24 @@ static sgrt_status reduce_program(sgrt_context *context, const sgrt_module_desc 
 /* The narrowest work-group a pass shrinks to (when the kernel allows it). */
 #define REDUCE_MIN_LOCAL 32
 
+/* Largest work-group for the tree strategy on a CPU device: there the tree
+ * is a serial scan of 255-value chunks by one work-item (docs/GROUPS.md),
+ * so a big group is a long serial loop.  Measured on 2^26 ints
+ * (bench/RESULTS.md): 256 is 4-7x faster than the 4096-8192 the kernels
+ * allow on Intel's CPU runtime and PoCL. */
+#define REDUCE_CPU_TREE_LOCAL 256
+
 /* The work-group size: the largest power of two within what the built
- * kernel allows (and, on CUDA, what the occupancy calculator suggests). */
-static size_t reduce_pick_local(const sgrt_kernel_info *ki)
+ * kernel allows (and, on CUDA, what the occupancy calculator suggests),
+ * capped for the tree strategy on a CPU device. */
+static size_t reduce_pick_local(const sgrt_kernel_info *ki, sgrt_wg_strategy strategy,
+                                sgrt_device_kind kind)
 {
     size_t limit = ki->max_work_group_size;
     if (ki->suggested_work_group_size && ki->suggested_work_group_size < limit)
         limit = ki->suggested_work_group_size;
+    if (strategy == SGRT_WG_TREE && kind == SGRT_DEVICE_CPU && limit > REDUCE_CPU_TREE_LOCAL)
+        limit = REDUCE_CPU_TREE_LOCAL;
     size_t local = 1;
     while (local * 2 <= limit)
         local *= 2;

@@ -99,7 +99,8 @@ int main(int argc, char **argv)
     /* Two work-group sizes: the kernel's own maximum (as the sample; on CPUs
      * thousands of work-items, so the strategies' multi-round paths run)
      * for the small sizes, and a capped one that keeps 2^24 fast. */
-    size_t kernel_local = reduce_pick_local(&ki), local = kernel_local;
+    size_t kernel_local = reduce_pick_local(&ki, SGRT_WG_DEFAULT, info.kind); /* no tree cap */
+    size_t local = kernel_local;
     if (want_local && want_local < local)
         local = want_local;
     size_t cap = max_size > 6 * kernel_local + 17 ? max_size : 6 * kernel_local + 17;
