@@ -271,8 +271,6 @@ static const char *cl_module_source(const sgrt_module_desc *module)
     return module->opencl_source;
 }
 
-/* The newest OpenCL C the device compiles (else the 1.2 default), and the
- * NVIDIA capability define of SPEC §2. */
 /* Appends " opt" (no leading space when buf is empty). */
 static void append_option(char *buf, size_t cap, const char *opt)
 {
@@ -281,6 +279,9 @@ static void append_option(char *buf, size_t cap, const char *opt)
         snprintf(buf + len, cap - len, "%s%s", len ? " " : "", opt);
 }
 
+/* The newest OpenCL C the device compiles (else the 1.2 default), the
+ * NVIDIA defines of SPEC §2 (tier and compute capability), and the CPU
+ * define that gives the tree strategy its CPU shape. */
 static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {
     const sgrt_device_info *in = &dev->info;
@@ -291,13 +292,13 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
         append_option(buf, cap, "-cl-std=CL2.0");
     if (in->nvptx) {
         append_option(buf, cap, "-DSGC_NV_PTX=1");
-        char sm[32];
-        snprintf(sm, sizeof sm, "-DSGC_NV_SM=%u", dev->nv_sm);
-        if (dev->nv_sm)
+        if (dev->nv_sm) {
+            char sm[32];
+            snprintf(sm, sizeof sm, "-DSGC_NV_SM=%u", dev->nv_sm);
             append_option(buf, cap, sm);
+        }
     }
-    /* The tree strategy takes its CPU shape there
-     * (compiler/prelude/opencl_workgroup.cl says why). */
+    /* compiler/prelude/opencl_workgroup.cl says why. */
     if (in->kind == SGRT_DEVICE_CPU)
         append_option(buf, cap, "-DSGC_DEVICE_CPU=1");
 }

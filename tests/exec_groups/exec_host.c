@@ -713,6 +713,13 @@ static bool selected(const Dev *dev, const char *name)
     return false;
 }
 
+/* The kinds made in divergent control flow: they need sub-group operations
+ * that work there. */
+static bool kind_is_divergent(int kind)
+{
+    return kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
+}
+
 static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool divergent)
 {
     void *k = get_kernel(prog, c->name);
@@ -727,7 +734,7 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
     int first_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM : 0;
     int end_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM + 1 : PAT_COUNT;
     for (int kind = 0; kind < kinds; kind++) {
-        bool divergent = kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
+        bool divergent = kind_is_divergent(kind);
         if (c->sub_groups && dev->only_kind >= 0 && kind != dev->only_kind)
             continue;
         if (c->sub_groups && divergent && !dev->divergent_ok) {
@@ -875,8 +882,7 @@ int main(int argc, char **argv)
         /* One program per kind: ONLY_KIND (spec constant 1, gen_exec.py)
          * folds the other kinds' branches away in the device compiler. */
         for (int kind = 0; kind < K_SG_COUNT; kind++) {
-            bool divergent_kind = kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
-            if (divergent_kind && !(divergent && dev.divergent_ok)) {
+            if (kind_is_divergent(kind) && !(divergent && dev.divergent_ok)) {
                 /* Not built: run_case would skip every launch of it. */
                 for (int c = units[u].first; c < units[u].end; c++)
                     kinds_skipped += divergent && selected(&dev, cases[c].name);
