@@ -720,6 +720,10 @@ static bool kind_is_divergent(int kind)
     return kind == K_BALLOT || kind == K_TANGLE || kind == K_OPPORTUNISTIC;
 }
 
+/* How many kinds a sub-group case runs: --no-divergent drops the
+ * opportunistic kind (the last). */
+static int kind_count(bool divergent) { return divergent ? K_SG_COUNT : K_OPPORTUNISTIC; }
+
 static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool divergent)
 {
     void *k = get_kernel(prog, c->name);
@@ -730,7 +734,7 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
     static const size_t sizes[] = {37, 64, 200}, quick_sizes[] = {300};
     const size_t *size = dev->local ? &dev->local : dev->quick ? quick_sizes : sizes;
     int nsizes = dev->local || dev->quick ? 1 : 3;
-    int kinds = c->sub_groups ? (divergent ? K_SG_COUNT : K_OPPORTUNISTIC) : 1;
+    int kinds = c->sub_groups ? kind_count(divergent) : 1;
     int first_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM : 0;
     int end_pattern = dev->quick && c->fam != FAM_VOTE ? PAT_RANDOM + 1 : PAT_COUNT;
     for (int kind = 0; kind < kinds; kind++) {
@@ -881,11 +885,11 @@ int main(int argc, char **argv)
         }
         /* One program per kind: ONLY_KIND (spec constant 1, gen_exec.py)
          * folds the other kinds' branches away in the device compiler. */
-        for (int kind = 0; kind < K_SG_COUNT; kind++) {
-            if (kind_is_divergent(kind) && !(divergent && dev.divergent_ok)) {
-                /* Not built: run_case would skip every launch of it. */
+        for (int kind = 0; kind < kind_count(divergent); kind++) {
+            if (kind_is_divergent(kind) && !dev.divergent_ok) {
+                /* Not built: run_case would skip (and count) every launch. */
                 for (int c = units[u].first; c < units[u].end; c++)
-                    kinds_skipped += divergent && selected(&dev, cases[c].name);
+                    kinds_skipped += selected(&dev, cases[c].name);
                 continue;
             }
             char kind_opts[1100];
