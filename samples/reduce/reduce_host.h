@@ -49,12 +49,6 @@ typedef struct reduce_pass {
     uint64_t ns;
 } reduce_pass;
 
-static inline uint64_t reduce_random64(uint32_t *state)
-{
-    uint64_t hi = sample_random(state);
-    return hi << 32 | sample_random(state);
-}
-
 /* Fills `n` elements: sums get small values (see the banner), minima the
  * whole range of the type, with the unique minimum planted in the last
  * element, where the last, partial work-group reads it. */
