@@ -9,6 +9,10 @@
 //   cg      cg::reduce on cg::tiled_partition<N>
 //   idx     __activemask() | the block's mask, shfl.idx to lane ^ d (the
 //           instruction sgcc's library ends up with, PTX shows)
+//   xor_or  __activemask() | the block's mask, shfl.bfly (xor)
+//   idx_act __activemask() alone, shfl.idx to lane ^ d
+//   sync    __syncwarp(__activemask() | the block's mask), then
+//           __activemask() as the mask
 //   sgc     sgcc's own library (compiler/prelude/*.cuh) on
 //           fixed_size_group<N>: reduce_over_group(g, x, plus)
 // The last two separate the shuffle form from the library's other per-round
@@ -29,9 +33,11 @@
 
 namespace cg = cooperative_groups;
 
-enum Variant { GROUP, ACTIVE, FULL, CG, IDX, SGC, VARIANTS };
-static const char *const names[VARIANTS] = {"group mask", "__activemask", "full + width",
-                                            "cg", "active|group, idx", "sgcc library"};
+enum Variant { GROUP, ACTIVE, FULL, CG, IDX, SGC, XOR_OR, IDX_ACTIVE, SYNC_ACTIVE, VARIANTS };
+static const char *const names[VARIANTS] = {"group mask",        "__activemask", "full + width",
+                                            "cg",                "active|group, idx",
+                                            "sgcc library",      "active|group, xor",
+                                            "__activemask, idx", "syncwarp, active"};
 
 template <int N, int V>
 __global__ void rounds_kernel(const float *in, float *out, int rounds)
@@ -47,11 +53,22 @@ __global__ void rounds_kernel(const float *in, float *out, int rounds)
         } else if (V == SGC) {
             sgc::group g = sgc::get_fixed_size_group<N>(sgc::get_sub_group());
             s = sgc::reduce_over_group(g, x, sgc::plus{});
-        } else if (V == IDX) {
-            unsigned mask = __activemask() | group_mask;
+        } else if (V == IDX || V == IDX_ACTIVE) {
+            unsigned mask = V == IDX ? __activemask() | group_mask : __activemask();
 #pragma unroll
             for (int d = N / 2; d > 0; d /= 2)
                 s += __shfl_sync(mask, s, lane ^ d);
+        } else if (V == SYNC_ACTIVE) {
+            __syncwarp(__activemask() | group_mask);
+            unsigned mask = __activemask();
+#pragma unroll
+            for (int d = N / 2; d > 0; d /= 2)
+                s += __shfl_xor_sync(mask, s, d);
+        } else if (V == XOR_OR) {
+            unsigned mask = __activemask() | group_mask;
+#pragma unroll
+            for (int d = N / 2; d > 0; d /= 2)
+                s += __shfl_xor_sync(mask, s, d);
         } else {
             unsigned mask = V == GROUP ? group_mask : V == ACTIVE ? __activemask() : 0xffffffffu;
 #pragma unroll
@@ -70,7 +87,8 @@ static void run_row(const float *d_in, float *d_out, int n, int rounds, std::vec
 {
     void (*kernels[VARIANTS])(const float *, float *, int) = {
         rounds_kernel<N, GROUP>, rounds_kernel<N, ACTIVE>, rounds_kernel<N, FULL>,
-        rounds_kernel<N, CG>,    rounds_kernel<N, IDX>,    rounds_kernel<N, SGC>};
+        rounds_kernel<N, CG>,    rounds_kernel<N, IDX>,    rounds_kernel<N, SGC>,
+        rounds_kernel<N, XOR_OR>, rounds_kernel<N, IDX_ACTIVE>, rounds_kernel<N, SYNC_ACTIVE>};
     printf("| %2d |", N);
     std::vector<float> got(n);
     for (int v = 0; v < VARIANTS; v++) {

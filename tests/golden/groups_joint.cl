@@ -664,42 +664,60 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
  * a shift-up ladder, with no rank arithmetic.  The butterfly keeps the lower
  * lane's value on the left, so every member gets the same bits. */
 #define SGC_FULL_FIXED(g) ((g).kind == SGC_KIND_FIXED && sgc_popcount((g).mask) == (g).size)
-/* nvptx: the block's lanes plus every lane running this code with it, so a
- * converged warp's 32/N blocks shuffle under one mask instead of N-lane
- * masks the hardware serialises (cuda_subgroup.cuh, block_mask). */
+/* nvptx: one mask for every lane running this code, so a converged warp's
+ * 32/N blocks do not shuffle under N-lane masks the hardware serialises:
+ * 0xffffffff when the whole warp is active, else the active lanes plus the
+ * block's own (cuda_subgroup.cuh, on_full_block, says why).  Elsewhere the
+ * block's own mask. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_BLOCK_MASK(g) ((g).mask | sgc_ptx_activemask())
+#define SGC_ON_FULL_BLOCK(algo, g, x)                                           \
+    do {                                                                        \
+        ulong active_ = sgc_ptx_activemask();                                   \
+        if (active_ == 0xffffffffUL)                                            \
+            return algo(0xffffffffUL, (g).size, x);                             \
+        return algo(active_ | (g).mask, (g).size, x);                           \
+    } while (0)
 #else
-#define SGC_BLOCK_MASK(g) ((g).mask)
+#define SGC_ON_FULL_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
-    inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
+    inline T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x)      \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
-        ulong mask = SGC_BLOCK_MASK(g);                                         \
-        for (uint d = g.size >> 1; d > 0u; d >>= 1) {                           \
+        for (uint d = size >> 1; d > 0u; d >>= 1) {                             \
             T y = sgc_shfl_##T(x, lane ^ d, mask);                              \
             x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);       \
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
+    inline T sgc_block_inclusive_under_##op##_##T(ulong mask, uint size, T x)   \
     {                                                                           \
-        uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
-        ulong mask = SGC_BLOCK_MASK(g);                                         \
-        for (uint d = 1; d < g.size; d <<= 1) {                                 \
+        uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
+        for (uint d = 1; d < size; d <<= 1) {                                   \
             T t = sgc_shfl_##T(x, rank >= d ? lane - d : lane, mask);           \
             if (rank >= d)                                                      \
                 x = SGC_OP_##op(t, x);                                          \
         }                                                                       \
         return x;                                                               \
     }                                                                           \
+    inline T sgc_block_exclusive_under_##op##_##T(ulong mask, uint size, T x)   \
+    {                                                                           \
+        uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
+        T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
+        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, mask);              \
+        return rank > 0u ? t : SGC_ID_##op(T);                                  \
+    }                                                                           \
+    inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
+    {                                                                           \
+        SGC_ON_FULL_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);             \
+    }                                                                           \
+    inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
+    {                                                                           \
+        SGC_ON_FULL_BLOCK(sgc_block_inclusive_under_##op##_##T, g, x);          \
+    }                                                                           \
     inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
-        uint lane = sgc_lane(), rank = lane & (g.size - 1u);                    \
-        T y = sgc_block_inclusive_##op##_##T(g, x);                             \
-        T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, SGC_BLOCK_MASK(g)); \
-        return rank > 0u ? t : SGC_ID_##op(T);                                  \
+        SGC_ON_FULL_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);          \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 #undef SGC_DEFINE_BLOCK_SCAN

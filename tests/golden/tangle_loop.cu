@@ -360,22 +360,26 @@ __device__ __forceinline__ bool full_block(group g)
     return g.size != 0u && (unsigned)__popc(g.mask) == g.size;
 }
 
-/* The shuffle mask of a full block: its own lanes plus every lane running
- * this code with it.  When the 32/N blocks of a converged warp each name only
- * their own lanes, the hardware serialises the shuffle per distinct mask
- * (2.2x slower for N = 4, bench/gpu_shfl_masks.cu); one mask for all of
- * them is what cooperative groups' coalesced tiles pass.  The other blocks'
- * lanes in it run the same unrolled shuffles (same call site, same N), and
- * g.mask keeps the block's own lanes named even if the warp has split. */
-__device__ __forceinline__ unsigned block_mask(group g) { return g.mask | __activemask(); }
-
-/* Each step combines the lower lane's value on the left, so every member
- * ends with the same bits (floating min/max of -0/+0 and NaNs included). */
+/* Full blocks shuffle under one mask for every lane running this code, not
+ * the block's own N lanes: when the 32/N blocks of a converged warp each
+ * name only their own lanes, the hardware serialises the shuffle per
+ * distinct mask (2.2x slower for N = 4, bench/gpu_shfl_masks.cu).  With the
+ * whole warp active that mask is the constant 0xffffffff: ptxas then guards
+ * the shuffles with one convergence test, where a mask known only at run
+ * time costs a MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same
+ * benchmark; 1.1x faster for N = 4, 8 and 16).  Otherwise the active lanes
+ * plus the block's own, so each shuffle waits for a block the warp has
+ * split under.  The other lanes in the mask run the same unrolled shuffles
+ * (same call site, same N).
+ *
+ * The butterfly combines the lower lane's value on the left, so every
+ * member ends with the same bits (floating min/max of -0/+0 and NaNs
+ * included). */
 template <class T, class Op>
-__device__ __forceinline__ T block_reduce(group g, T x, Op op)
+__device__ __forceinline__ T block_reduce_under(unsigned mask, unsigned size, T x, Op op)
 {
-    unsigned l = lane(), mask = block_mask(g);
-    for (unsigned d = g.size >> 1; d > 0u; d >>= 1) {
+    unsigned l = lane();
+    for (unsigned d = size >> 1; d > 0u; d >>= 1) {
         T y = shfl(x, l ^ d, mask);
         x = (l & d) != 0u ? op(y, x) : op(x, y);
     }
@@ -383,15 +387,47 @@ __device__ __forceinline__ T block_reduce(group g, T x, Op op)
 }
 
 template <class T, class Op>
-__device__ __forceinline__ T block_inclusive(group g, T x, Op op)
+__device__ __forceinline__ T block_inclusive_under(unsigned mask, unsigned size, T x, Op op)
 {
-    unsigned l = lane(), r = l & (g.size - 1u), mask = block_mask(g);
-    for (unsigned d = 1; d < g.size; d <<= 1) {
+    unsigned l = lane(), r = l & (size - 1u);
+    for (unsigned d = 1; d < size; d <<= 1) {
         T y = shfl(x, r >= d ? l - d : l, mask);
         if (r >= d)
             x = op(y, x);
     }
     return x;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T block_exclusive_under(unsigned mask, unsigned size, T x, Op op)
+{
+    unsigned l = lane(), r = l & (size - 1u);
+    T y = block_inclusive_under(mask, size, x, op);
+    T t = shfl(y, r > 0 ? l - 1u : l, mask);
+    return r > 0 ? t : Op::template identity<T>();
+}
+
+enum block_algo { BLOCK_REDUCE, BLOCK_INCLUSIVE, BLOCK_EXCLUSIVE };
+
+template <block_algo A, class T, class Op>
+__device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x, Op op)
+{
+    if constexpr (A == BLOCK_REDUCE)
+        return block_reduce_under(mask, size, x, op);
+    else if constexpr (A == BLOCK_INCLUSIVE)
+        return block_inclusive_under(mask, size, x, op);
+    else
+        return block_exclusive_under(mask, size, x, op);
+}
+
+/* Algorithm A on a full block, under the mask chosen as said above. */
+template <block_algo A, class T, class Op>
+__device__ __forceinline__ T on_full_block(group g, T x, Op op)
+{
+    unsigned active = __activemask();
+    if (active == 0xffffffffu)
+        return block_algo_under<A>(0xffffffffu, g.size, x, op);
+    return block_algo_under<A>(active | g.mask, g.size, x, op);
 }
 
 template <class T, class Op>
@@ -402,11 +438,11 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
     /* A block narrower than the warp: the butterfly with one mask beats
      * redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
     if (full_block(g) && g.size < 32u)
-        return block_reduce(g, x, op);
+        return on_full_block<BLOCK_REDUCE>(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
     if (full_block(g))
-        return block_reduce(g, x, op);
+        return on_full_block<BLOCK_REDUCE>(g, x, op);
     T y = inclusive_by_rank(g.mask, x, op);
     return shfl(y, last_lane(g.mask), g.mask);
 }
@@ -415,21 +451,16 @@ template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
     if (full_block(g))
-        return block_inclusive(g, Op::in(x), op);
+        return on_full_block<BLOCK_INCLUSIVE>(g, Op::in(x), op);
     return inclusive_by_rank(g.mask, Op::in(x), op);
 }
 
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
-    unsigned l = lane();
-    if (full_block(g)) {
-        unsigned r = l & (g.size - 1u);
-        T y = block_inclusive(g, Op::in(x), op);
-        T t = shfl(y, r > 0 ? l - 1u : l, block_mask(g));
-        return r > 0 ? t : Op::template identity<T>();
-    }
-    unsigned r = rank_in(g.mask, l);
+    if (full_block(g))
+        return on_full_block<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
+    unsigned l = lane(), r = rank_in(g.mask, l);
     T y = inclusive_by_rank(g.mask, Op::in(x), op);
     T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
     return r > 0 ? t : Op::template identity<T>();
