@@ -647,11 +647,32 @@ inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #undef SGC_DEFINE_GENERIC_SCAN
 
-/* A full fixed-size group (all N lanes of its aligned block present): N is
- * a constant after inlining, so the loops unroll into an xor butterfly and
- * a shift-up ladder, with no rank arithmetic.  The butterfly keeps the lower
- * lane's value on the left, so every member gets the same bits. */
-#define SGC_FULL_FIXED(g) ((g).kind == SGC_KIND_FIXED && sgc_popcount((g).mask) == (g).size)
+/* Fixed-size groups.  Their parent is the sub-group (sema checks it), whose
+ * work-items are lanes 0..size-1, so a fixed-size group's members are always
+ * the first lanes of its aligned block of N: all N, or fewer in the last
+ * block of a sub-group whose size N does not divide.  N is a constant after
+ * inlining, so every loop below unrolls, with no rank arithmetic:
+ *  - scans: the shift-up ladder, which reads only lower lanes and so is
+ *    right for a partial block too;
+ *  - reduce: the xor butterfly when every block of the sub-group is full
+ *    (it keeps the lower lane's value on the left, so every member gets the
+ *    same bits), else the ladder and a broadcast of its last member's value.
+ * Both tests are uniform over the sub-group: every work-item of it takes
+ * the same path, as the core sub-group shuffles of a khr device without the
+ * non-uniform extensions require.  It also keeps loops with a run-time trip
+ * count (the generic rank-based code) out of fixed-size kernels, which PoCL
+ * 5, where each shuffle is a work-group barrier, took minutes to compile. */
+#define SGC_FIXED(g) ((g).kind == SGC_KIND_FIXED)
+#if defined(SGC_TIER_NVPTX)
+/* nvptx: warps need no uniform path, and this tier keeps the per-block test
+ * with the generic code for partial blocks, the form measured on NVIDIA's
+ * OpenCL (bench/RESULTS.md); the ladder for partial blocks is not yet. */
+#define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
+#define SGC_PREFIX_FIXED(g) false
+#else
+#define SGC_FULL_FIXED(g) (SGC_FIXED(g) && (sgc_sub_group_size() & ((g).size - 1u)) == 0u)
+#define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
+#endif
 /* nvptx: one mask for every lane running this code, so a converged warp's
  * 32/N blocks do not shuffle under N-lane masks the hardware serialises:
  * 0xffffffff when the whole warp is active, else the active lanes plus the
@@ -695,6 +716,14 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, mask);              \
         return rank > 0u ? t : SGC_ID_##op(T);                                  \
     }                                                                           \
+    inline T sgc_block_prefix_reduce_under_##op##_##T(ulong mask, uint size, T x) \
+    {                                                                           \
+        /* The block's last member: its last lane, or the sub-group's. */       \
+        uint base = sgc_lane() & ~(size - 1u);                                  \
+        uint end = min(base + size, sgc_sub_group_size());                      \
+        T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
+        return sgc_shfl_##T(y, end - 1u, mask);                                 \
+    }                                                                           \
     inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
     {                                                                           \
         SGC_ON_FULL_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);             \
@@ -706,6 +735,10 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
         SGC_ON_FULL_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);          \
+    }                                                                           \
+    inline T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)               \
+    {                                                                           \
+        SGC_ON_FULL_BLOCK(sgc_block_prefix_reduce_under_##op##_##T, g, x);      \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 #undef SGC_DEFINE_BLOCK_SCAN
@@ -878,6 +911,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_FAST_##op(g, T, x)                                               \
         if (SGC_FULL_FIXED(g))                                                  \
             return sgc_block_reduce_##op##_##T(g, x);                           \
+        if (SGC_PREFIX_FIXED(g))                                                \
+            return sgc_block_prefix_reduce_##op##_##T(g, x);                    \
         return sgc_generic_reduce_##op##_##T(g.mask, x);                        \
     }                                                                           \
     inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
@@ -885,7 +920,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
-        if (SGC_FULL_FIXED(g))                                                  \
+        if (SGC_FULL_FIXED(g) || SGC_PREFIX_FIXED(g))                           \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
@@ -894,7 +929,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
-        if (SGC_FULL_FIXED(g))                                                  \
+        if (SGC_FULL_FIXED(g) || SGC_PREFIX_FIXED(g))                           \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
