@@ -666,20 +666,24 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #if defined(SGC_TIER_NVPTX)
 /* nvptx: warps need no uniform path, and this tier keeps the per-block test
  * with the generic code for partial blocks, the form measured on NVIDIA's
- * OpenCL (bench/RESULTS.md); the ladder for partial blocks is not yet. */
+ * OpenCL (bench/RESULTS.md); the ladder for partial blocks is not yet.
+ * SGC_LADDER_FIXED: the blocks the scans' ladder serves; SGC_PREFIX_FIXED:
+ * the partial blocks whose reduce is the ladder and a broadcast. */
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
+#define SGC_LADDER_FIXED(g) SGC_FULL_FIXED(g)
 #define SGC_PREFIX_FIXED(g) false
 #else
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && (sgc_sub_group_size() & ((g).size - 1u)) == 0u)
+#define SGC_LADDER_FIXED(g) SGC_FIXED(g)
 #define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
 #endif
-/* nvptx: one mask for every lane running this code, so a converged warp's
- * 32/N blocks do not shuffle under N-lane masks the hardware serialises:
- * 0xffffffff when the whole warp is active, else the active lanes plus the
- * block's own (cuda_subgroup.cuh, on_full_block, says why).  Elsewhere the
- * block's own mask. */
+/* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
+ * lane running this code, so a converged warp's 32/N blocks do not shuffle
+ * under N-lane masks the hardware serialises: 0xffffffff when the whole warp
+ * is active, else the active lanes plus the block's own (cuda_subgroup.cuh,
+ * on_full_block, says why).  Elsewhere the block's own mask. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_ON_FULL_BLOCK(algo, g, x)                                           \
+#define SGC_ON_BLOCK(algo, g, x)                                                \
     do {                                                                        \
         ulong active_ = sgc_ptx_activemask();                                   \
         if (active_ == 0xffffffffUL)                                            \
@@ -687,7 +691,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         return algo(active_ | (g).mask, (g).size, x);                           \
     } while (0)
 #else
-#define SGC_ON_FULL_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
+#define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
     inline T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x)      \
@@ -726,19 +730,19 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
     }                                                                           \
     inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
     {                                                                           \
-        SGC_ON_FULL_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);             \
+        SGC_ON_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);                  \
     }                                                                           \
     inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
-        SGC_ON_FULL_BLOCK(sgc_block_inclusive_under_##op##_##T, g, x);          \
+        SGC_ON_BLOCK(sgc_block_inclusive_under_##op##_##T, g, x);               \
     }                                                                           \
     inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)                   \
     {                                                                           \
-        SGC_ON_FULL_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);          \
+        SGC_ON_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);               \
     }                                                                           \
     inline T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)               \
     {                                                                           \
-        SGC_ON_FULL_BLOCK(sgc_block_prefix_reduce_under_##op##_##T, g, x);      \
+        SGC_ON_BLOCK(sgc_block_prefix_reduce_under_##op##_##T, g, x);           \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 #undef SGC_DEFINE_BLOCK_SCAN
@@ -920,7 +924,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
-        if (SGC_FULL_FIXED(g) || SGC_PREFIX_FIXED(g))                           \
+        if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
@@ -929,7 +933,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
-        if (SGC_FULL_FIXED(g) || SGC_PREFIX_FIXED(g))                           \
+        if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
