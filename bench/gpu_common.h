@@ -140,13 +140,14 @@ static int gb_float_sum_ok(float got, double want)
     X(fixed4, 4)                                                                            \
     X(fixed8, 8)                                                                            \
     X(fixed16, 16)                                                                          \
+    X(sub_group, 32)                                                                        \
     X(ballot, 0)                                                                            \
     X(tangle, 0)                                                                            \
     X(opportunistic, 0)
 
 typedef struct gb_kind {
     const char *name;
-    unsigned fixed; /* N of fixed_size_group<N>, 0 for the predicate groups */
+    unsigned fixed; /* N of fixed_size_group<N> (32: the sub-group), 0 for the predicate groups */
 } gb_kind;
 
 #define GB_KIND_ENTRY(name, n) {#name, n},

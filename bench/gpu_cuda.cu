@@ -210,6 +210,7 @@ template <class T> static cg_table<T> make_cg_table()
     cg_table<T> t = {{{cg_fixed<4, 0, T>, cg_fixed<4, 1, T>},
                       {cg_fixed<8, 0, T>, cg_fixed<8, 1, T>},
                       {cg_fixed<16, 0, T>, cg_fixed<16, 1, T>},
+                      {cg_fixed<32, 0, T>, cg_fixed<32, 1, T>},
                       {cg_ballot<0, T>, cg_ballot<1, T>},
                       {cg_coalesced<0, T>, cg_coalesced<1, T>},
                       {cg_coalesced<0, T>, cg_coalesced<1, T>}}};

@@ -33,7 +33,8 @@ static void enumerate_all(void)
 /* The same policy as the default in compiler/prelude/opencl_workgroup.cl:
  * tree everywhere, built-ins with OpenCL C 2.0 collectives, sub-groups
  * where the device has them (CUDA warps, khr, nvptx); best first: builtin,
- * subgroup, tree. */
+ * subgroup, tree, except that a CPU device's best is never subgroup (its
+ * shuffles go through memory there; the tree takes its serial CPU shape). */
 void sgrt_device_fill_wg_strategies(sgrt_device_info *in)
 {
     in->wg_strategies = 1u << SGRT_WG_TREE;
@@ -41,9 +42,11 @@ void sgrt_device_fill_wg_strategies(sgrt_device_info *in)
         in->wg_strategies |= 1u << SGRT_WG_BUILTIN;
     if (in->sub_groups)
         in->wg_strategies |= 1u << SGRT_WG_SUBGROUP;
-    in->wg_strategy = (in->wg_strategies & (1u << SGRT_WG_BUILTIN))    ? SGRT_WG_BUILTIN
-                      : (in->wg_strategies & (1u << SGRT_WG_SUBGROUP)) ? SGRT_WG_SUBGROUP
-                                                                       : SGRT_WG_TREE;
+    bool subgroup_best = (in->wg_strategies & (1u << SGRT_WG_SUBGROUP)) &&
+                         in->kind != SGRT_DEVICE_CPU;
+    in->wg_strategy = (in->wg_strategies & (1u << SGRT_WG_BUILTIN)) ? SGRT_WG_BUILTIN
+                      : subgroup_best                                 ? SGRT_WG_SUBGROUP
+                                                                      : SGRT_WG_TREE;
 }
 
 static const char *const wg_strategy_names[SGRT_WG_STRATEGY_COUNT] = {

@@ -222,17 +222,11 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #endif
 /* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
  * lane running this code, so a converged warp's 32/N blocks do not shuffle
- * under N-lane masks the hardware serialises: 0xffffffff when the whole warp
- * is active, else the active lanes plus the block's own (cuda_subgroup.cuh,
- * on_full_block, says why).  Elsewhere the block's own mask. */
+ * under N-lane masks the hardware serialises: the active lanes plus the
+ * block's own (the whole warp takes SGC_NV_WHOLE_WARP_* below first).
+ * Elsewhere the block's own mask. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_ON_BLOCK(algo, g, x)                                                \
-    do {                                                                        \
-        ulong active_ = sgc_ptx_activemask();                                   \
-        if (active_ == 0xffffffffUL)                                            \
-            return algo(0xffffffffUL, (g).size, x);                             \
-        return algo(active_ | (g).mask, (g).size, x);                           \
-    } while (0)
+#define SGC_ON_BLOCK(algo, g, x) return algo(sgc_ptx_activemask() | (g).mask, (g).size, x)
 #else
 #define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
@@ -444,6 +438,38 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_BLOCK_FIRST(g) false
 #endif
 
+/* nvptx: when all 32 lanes of the warp run the call, a group made of
+ * aligned blocks (fixed-size: N lanes; the sub-group: the warp) is whole,
+ * and 0xffffffff is a valid shuffle mask.  One test (the active mask) then
+ * replaces the per-block one, and ptxas emits bare shuffles under the
+ * constant (cuda_subgroup.cuh, whole_warp, says why).  The sub-group gets
+ * the butterfly and the ladder instead of the rank-based code. */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_NV_BLOCK_SIZE(g)                                                    \
+    ((g).kind == SGC_KIND_SUB_GROUP ? 32u                                      \
+     : SGC_FIXED(g) && (g).size <= 32u ? (g).size : 0u)
+#define SGC_NV_WHOLE_WARP(g)                                                    \
+    (SGC_NV_BLOCK_SIZE(g) != 0u && sgc_ptx_activemask() == 0xffffffffUL)
+/* redux.sync for the whole warp where it applies, else the butterfly. */
+#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
+    if (SGC_NV_WHOLE_WARP(g)) {                                                 \
+        sgc_group warp_ = (g);                                                  \
+        warp_.mask = 0xffffffffUL;                                              \
+        if (SGC_NV_BLOCK_SIZE(g) == 32u) {                                      \
+            SGC_NV_FAST_##op(warp_, T, x)                                       \
+        }                                                                       \
+        return sgc_block_reduce_under_##op##_##T(0xffffffffUL,                  \
+                                                 SGC_NV_BLOCK_SIZE(g), x);      \
+    }
+#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)                               \
+    if (SGC_NV_WHOLE_WARP(g))                                                   \
+        return sgc_block_##algo##_under_##op##_##T(0xffffffffUL,                \
+                                                   SGC_NV_BLOCK_SIZE(g), x);
+#else
+#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)
+#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)
+#endif
+
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (SPEC §1.1). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
@@ -453,6 +479,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
+        SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
         if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
             return sgc_block_reduce_##op##_##T(g, x);                           \
         SGC_NV_FAST_##op(g, T, x)                                               \
@@ -467,6 +494,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
+        SGC_NV_WHOLE_WARP_SCAN(g, op, T, inclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
@@ -476,6 +504,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
+        SGC_NV_WHOLE_WARP_SCAN(g, op, T, exclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \

@@ -14,10 +14,15 @@
  *                       any OpenCL 1.2 device;
  *   SGC_WG_BUILTIN (2)  OpenCL 2.0 work_group_reduce/scan_add/min/max (other
  *                       operators as SGC_WG_SUBGROUP where the tier has
- *                       sub-groups, else as SGC_WG_TREE);
+ *                       sub-groups and the device is not a CPU, else as
+ *                       SGC_WG_TREE);
  *   SGC_WG_SUBGROUP (3) sub-group algorithms first, their results combined
  *                       through local memory (khr and nvptx tiers).
- * A strategy the device lacks stops the build with #error. */
+ * A strategy the device lacks stops the build with #error.  On a CPU device
+ * (SGC_DEVICE_CPU) the default is never SGC_WG_SUBGROUP: its shuffles are
+ * passes through memory between barriers there, and PoCL 5 took more than
+ * 3 minutes to compile one such kernel that its serial tree shape (below)
+ * does in seconds on PoCL 3.1. */
 
 /* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
  * change them together. */
@@ -27,7 +32,7 @@
 #if !defined(SGC_WG_STRATEGY)
 #if defined(SGC_HAS_WG_COLLECTIVES)
 #define SGC_WG_STRATEGY SGC_WG_BUILTIN
-#elif !defined(SGC_TIER_WG)
+#elif !defined(SGC_TIER_WG) && !defined(SGC_DEVICE_CPU)
 #define SGC_WG_STRATEGY SGC_WG_SUBGROUP
 #else
 #define SGC_WG_STRATEGY SGC_WG_TREE
@@ -51,6 +56,11 @@
  * group of 16-wide sub-groups needs two (64 slots made it 8 rounds, and
  * the 2^26-int Reduce sample 3-4x slower on the Intel CPU runtime). */
 #if defined(SGC_TIER_WG) || SGC_WG_STRATEGY == SGC_WG_TREE
+#define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
+#elif SGC_WG_STRATEGY == SGC_WG_BUILTIN && defined(SGC_DEVICE_CPU)
+/* The operators the built-ins lack (multiplies, bitwise, logical) take the
+ * serial work-item scan below on a CPU device, not the sub-group strategy
+ * (said above). */
 #define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
 #endif
 #define SGC_WG_SCRATCH_SLOTS 256

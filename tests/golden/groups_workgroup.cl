@@ -679,17 +679,11 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #endif
 /* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
  * lane running this code, so a converged warp's 32/N blocks do not shuffle
- * under N-lane masks the hardware serialises: 0xffffffff when the whole warp
- * is active, else the active lanes plus the block's own (cuda_subgroup.cuh,
- * on_full_block, says why).  Elsewhere the block's own mask. */
+ * under N-lane masks the hardware serialises: the active lanes plus the
+ * block's own (the whole warp takes SGC_NV_WHOLE_WARP_* below first).
+ * Elsewhere the block's own mask. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_ON_BLOCK(algo, g, x)                                                \
-    do {                                                                        \
-        ulong active_ = sgc_ptx_activemask();                                   \
-        if (active_ == 0xffffffffUL)                                            \
-            return algo(0xffffffffUL, (g).size, x);                             \
-        return algo(active_ | (g).mask, (g).size, x);                           \
-    } while (0)
+#define SGC_ON_BLOCK(algo, g, x) return algo(sgc_ptx_activemask() | (g).mask, (g).size, x)
 #else
 #define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
@@ -901,6 +895,38 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_BLOCK_FIRST(g) false
 #endif
 
+/* nvptx: when all 32 lanes of the warp run the call, a group made of
+ * aligned blocks (fixed-size: N lanes; the sub-group: the warp) is whole,
+ * and 0xffffffff is a valid shuffle mask.  One test (the active mask) then
+ * replaces the per-block one, and ptxas emits bare shuffles under the
+ * constant (cuda_subgroup.cuh, whole_warp, says why).  The sub-group gets
+ * the butterfly and the ladder instead of the rank-based code. */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_NV_BLOCK_SIZE(g)                                                    \
+    ((g).kind == SGC_KIND_SUB_GROUP ? 32u                                      \
+     : SGC_FIXED(g) && (g).size <= 32u ? (g).size : 0u)
+#define SGC_NV_WHOLE_WARP(g)                                                    \
+    (SGC_NV_BLOCK_SIZE(g) != 0u && sgc_ptx_activemask() == 0xffffffffUL)
+/* redux.sync for the whole warp where it applies, else the butterfly. */
+#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
+    if (SGC_NV_WHOLE_WARP(g)) {                                                 \
+        sgc_group warp_ = (g);                                                  \
+        warp_.mask = 0xffffffffUL;                                              \
+        if (SGC_NV_BLOCK_SIZE(g) == 32u) {                                      \
+            SGC_NV_FAST_##op(warp_, T, x)                                       \
+        }                                                                       \
+        return sgc_block_reduce_under_##op##_##T(0xffffffffUL,                  \
+                                                 SGC_NV_BLOCK_SIZE(g), x);      \
+    }
+#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)                               \
+    if (SGC_NV_WHOLE_WARP(g))                                                   \
+        return sgc_block_##algo##_under_##op##_##T(0xffffffffUL,                \
+                                                   SGC_NV_BLOCK_SIZE(g), x);
+#else
+#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)
+#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)
+#endif
+
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (SPEC §1.1). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
@@ -910,6 +936,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
+        SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
         if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
             return sgc_block_reduce_##op##_##T(g, x);                           \
         SGC_NV_FAST_##op(g, T, x)                                               \
@@ -924,6 +951,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
+        SGC_NV_WHOLE_WARP_SCAN(g, op, T, inclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
@@ -933,6 +961,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
+        SGC_NV_WHOLE_WARP_SCAN(g, op, T, exclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
@@ -1001,10 +1030,15 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
  *                       any OpenCL 1.2 device;
  *   SGC_WG_BUILTIN (2)  OpenCL 2.0 work_group_reduce/scan_add/min/max (other
  *                       operators as SGC_WG_SUBGROUP where the tier has
- *                       sub-groups, else as SGC_WG_TREE);
+ *                       sub-groups and the device is not a CPU, else as
+ *                       SGC_WG_TREE);
  *   SGC_WG_SUBGROUP (3) sub-group algorithms first, their results combined
  *                       through local memory (khr and nvptx tiers).
- * A strategy the device lacks stops the build with #error. */
+ * A strategy the device lacks stops the build with #error.  On a CPU device
+ * (SGC_DEVICE_CPU) the default is never SGC_WG_SUBGROUP: its shuffles are
+ * passes through memory between barriers there, and PoCL 5 took more than
+ * 3 minutes to compile one such kernel that its serial tree shape (below)
+ * does in seconds on PoCL 3.1. */
 
 /* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
  * change them together. */
@@ -1014,7 +1048,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 #if !defined(SGC_WG_STRATEGY)
 #if defined(SGC_HAS_WG_COLLECTIVES)
 #define SGC_WG_STRATEGY SGC_WG_BUILTIN
-#elif !defined(SGC_TIER_WG)
+#elif !defined(SGC_TIER_WG) && !defined(SGC_DEVICE_CPU)
 #define SGC_WG_STRATEGY SGC_WG_SUBGROUP
 #else
 #define SGC_WG_STRATEGY SGC_WG_TREE
@@ -1038,6 +1072,11 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
  * group of 16-wide sub-groups needs two (64 slots made it 8 rounds, and
  * the 2^26-int Reduce sample 3-4x slower on the Intel CPU runtime). */
 #if defined(SGC_TIER_WG) || SGC_WG_STRATEGY == SGC_WG_TREE
+#define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
+#elif SGC_WG_STRATEGY == SGC_WG_BUILTIN && defined(SGC_DEVICE_CPU)
+/* The operators the built-ins lack (multiplies, bitwise, logical) take the
+ * serial work-item scan below on a CPU device, not the sub-group strategy
+ * (said above). */
 #define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
 #endif
 #define SGC_WG_SCRATCH_SLOTS 256

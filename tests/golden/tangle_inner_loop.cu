@@ -363,14 +363,18 @@ __device__ __forceinline__ bool full_block(group g)
 /* Full blocks shuffle under one mask for every lane running this code, not
  * the block's own N lanes: when the 32/N blocks of a converged warp each
  * name only their own lanes, the hardware serialises the shuffle per
- * distinct mask (2.2x slower for N = 4, bench/gpu_shfl_masks.cu).  With the
- * whole warp active that mask is the constant 0xffffffff: ptxas then guards
- * the shuffles with one convergence test, where a mask known only at run
- * time costs a MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same
- * benchmark; 1.1x faster for N = 4, 8 and 16).  Otherwise the active lanes
- * plus the block's own, so each shuffle waits for a block the warp has
- * split under.  The other lanes in the mask run the same unrolled shuffles
- * (same call site, same N).
+ * distinct mask (2.2x slower for N = 4, bench/gpu_shfl_masks.cu).
+ *
+ * With the whole warp active (whole_warp) that mask is the constant
+ * 0xffffffff, and that one test also proves the block full: a group with
+ * aligned blocks (g.size != 0) has the sub-group as parent, whose lanes all
+ * exist when all 32 run.  ptxas then emits bare shuffles after one
+ * convergence test, where a mask known only at run time costs a
+ * MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same benchmark),
+ * and no second, per-lane test (popc(g.mask) == N) is left on that path.
+ * Otherwise (on_block) the active lanes plus the block's own, so each
+ * shuffle waits for a block the warp has split under; the other lanes in
+ * the mask run the same unrolled shuffles (same call site, same N).
  *
  * The butterfly combines the lower lane's value on the left, so every
  * member ends with the same bits (floating min/max of -0/+0 and NaNs
@@ -386,6 +390,9 @@ __device__ __forceinline__ T block_reduce_under(unsigned mask, unsigned size, T 
     return x;
 }
 
+/* The shift-up ladder.  shfl.idx from a per-lane source, not shfl.up with
+ * a width: the latter measured slower on the H100 (sub-group uint scan
+ * 0.70x -> 0.64x of cooperative groups, bench/RESULTS.md). */
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive_under(unsigned mask, unsigned size, T x, Op op)
 {
@@ -420,14 +427,18 @@ __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x,
         return block_exclusive_under(mask, size, x, op);
 }
 
-/* Algorithm A on a full block, under the mask chosen as said above. */
-template <block_algo A, class T, class Op>
-__device__ __forceinline__ T on_full_block(group g, T x, Op op)
+/* All 32 lanes run this code and g is made of aligned blocks: every block
+ * is full and 0xffffffff is a valid shuffle mask (said above). */
+__device__ __forceinline__ bool whole_warp(group g)
 {
-    unsigned active = __activemask();
-    if (active == 0xffffffffu)
-        return block_algo_under<A>(0xffffffffu, g.size, x, op);
-    return block_algo_under<A>(active | g.mask, g.size, x, op);
+    return g.size != 0u && g.size <= 32u && __activemask() == 0xffffffffu;
+}
+
+/* Algorithm A on a full block when not all the warp runs. */
+template <block_algo A, class T, class Op>
+__device__ __forceinline__ T on_block(group g, T x, Op op)
+{
+    return block_algo_under<A>(__activemask() | g.mask, g.size, x, op);
 }
 
 template <class T, class Op>
@@ -435,14 +446,19 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
     T r;
+    if (whole_warp(g)) {
+        if (g.size == 32u && native_reduce<T, Op>(0xffffffffu, x, &r))
+            return r;
+        return block_reduce_under(0xffffffffu, g.size, x, op);
+    }
     /* A block narrower than the warp: the butterfly with one mask beats
      * redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
     if (full_block(g) && g.size < 32u)
-        return on_full_block<BLOCK_REDUCE>(g, x, op);
+        return on_block<BLOCK_REDUCE>(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
     if (full_block(g))
-        return on_full_block<BLOCK_REDUCE>(g, x, op);
+        return on_block<BLOCK_REDUCE>(g, x, op);
     T y = inclusive_by_rank(g.mask, x, op);
     return shfl(y, last_lane(g.mask), g.mask);
 }
@@ -450,16 +466,20 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
+    if (whole_warp(g))
+        return block_inclusive_under(0xffffffffu, g.size, Op::in(x), op);
     if (full_block(g))
-        return on_full_block<BLOCK_INCLUSIVE>(g, Op::in(x), op);
+        return on_block<BLOCK_INCLUSIVE>(g, Op::in(x), op);
     return inclusive_by_rank(g.mask, Op::in(x), op);
 }
 
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
+    if (whole_warp(g))
+        return block_exclusive_under(0xffffffffu, g.size, Op::in(x), op);
     if (full_block(g))
-        return on_full_block<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
+        return on_block<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
     unsigned l = lane(), r = rank_in(g.mask, l);
     T y = inclusive_by_rank(g.mask, Op::in(x), op);
     T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
