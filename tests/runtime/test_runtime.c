@@ -471,6 +471,11 @@ START_TEST(wg_strategies)
                      info.backend == SGRT_BACKEND_OPENCL && info.wg_collectives);
     ck_assert_int_eq(!!(info.wg_strategies & (1u << SGRT_WG_SUBGROUP)), info.sub_groups);
     ck_assert(info.wg_strategies & (1u << info.wg_strategy));
+    /* The best: builtin where it exists; never subgroup on a CPU device. */
+    if (info.wg_strategies & (1u << SGRT_WG_BUILTIN))
+        ck_assert_int_eq(info.wg_strategy, SGRT_WG_BUILTIN);
+    if (info.kind == SGRT_DEVICE_CPU)
+        ck_assert_int_ne(info.wg_strategy, SGRT_WG_SUBGROUP);
     if (info.backend == SGRT_BACKEND_OPENCL && info.opencl_c_major < 2)
         ck_assert(!info.wg_collectives);
 
