@@ -371,7 +371,7 @@ __device__ __forceinline__ bool full_block(group g)
  * With the whole warp active (whole_warp) that mask is the constant
  * 0xffffffff, and that one test also proves the block full: a group with
  * aligned blocks (g.size != 0) has the sub-group as parent, whose lanes all
- * exist when all 32 run.  ptxas then emits bare shuffles after one
+ * exist when all 32 run.  32-lane blocks (warp_group) need no test at all.  ptxas then emits bare shuffles after one
  * convergence test, where a mask known only at run time costs a
  * MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same benchmark),
  * and no second, per-lane test (popc(g.mask) == N) is left on that path.
@@ -430,14 +430,22 @@ __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x,
         return block_exclusive_under(mask, size, x, op);
 }
 
-/* All 32 lanes run this code and g is made of aligned blocks: every block
- * is full and 0xffffffff is a valid shuffle mask (said above). */
+/* The sub-group, or a fixed-size group of 32 (the same lanes): every
+ * member calls the algorithm (SPEC §1.1), so its own mask -- the lanes of
+ * the warp that exist, always lanes 0..n-1 -- is a valid shuffle mask with
+ * no test of the active lanes. */
+__device__ __forceinline__ bool warp_group(group g) { return g.size == 32u; }
+
+/* All 32 lanes run this code and g is made of aligned blocks narrower than
+ * the warp: every block is full and 0xffffffff is a valid shuffle mask
+ * (said above). */
 __device__ __forceinline__ bool whole_warp(group g)
 {
-    return g.size != 0u && g.size <= 32u && __activemask() == 0xffffffffu;
+    return g.size != 0u && g.size < 32u && __activemask() == 0xffffffffu;
 }
 
-/* Algorithm A on a full block when not all the warp runs. */
+/* Algorithm A on a full block narrower than the warp when not all the warp
+ * runs. */
 template <block_algo A, class T, class Op>
 __device__ __forceinline__ T on_block(group g, T x, Op op)
 {
@@ -449,19 +457,23 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
     T r;
-    if (whole_warp(g)) {
-        if (g.size == 32u && native_reduce<T, Op>(0xffffffffu, x, &r))
+    if (warp_group(g)) {
+        if (native_reduce<T, Op>(g.mask, x, &r))
             return r;
-        return block_reduce_under(0xffffffffu, g.size, x, op);
+        if (g.mask == 0xffffffffu)
+            return block_reduce_under(0xffffffffu, 32u, x, op);
+        /* A partial warp: the ladder, then its last member's total. */
+        T y = block_inclusive_under(g.mask, 32u, x, op);
+        return shfl(y, last_lane(g.mask), g.mask);
     }
-    /* A block narrower than the warp: the butterfly with one mask beats
-     * redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
-    if (full_block(g) && g.size < 32u)
+    if (whole_warp(g))
+        return block_reduce_under(0xffffffffu, g.size, x, op);
+    /* A full block narrower than the warp: the butterfly with one mask
+     * beats redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
+    if (full_block(g))
         return on_block<BLOCK_REDUCE>(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
-    if (full_block(g))
-        return on_block<BLOCK_REDUCE>(g, x, op);
     T y = inclusive_by_rank(g.mask, x, op);
     return shfl(y, last_lane(g.mask), g.mask);
 }
@@ -469,6 +481,9 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
+    /* The ladder reads lower lanes only: right for a partial warp too. */
+    if (warp_group(g))
+        return block_inclusive_under(g.mask, 32u, Op::in(x), op);
     if (whole_warp(g))
         return block_inclusive_under(0xffffffffu, g.size, Op::in(x), op);
     if (full_block(g))
@@ -479,6 +494,8 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
+    if (warp_group(g))
+        return block_exclusive_under(g.mask, 32u, Op::in(x), op);
     if (whole_warp(g))
         return block_exclusive_under(0xffffffffu, g.size, Op::in(x), op);
     if (full_block(g))

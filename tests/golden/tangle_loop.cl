@@ -907,33 +907,35 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_BLOCK_FIRST(g) false
 #endif
 
-/* nvptx: when all 32 lanes of the warp run the call, a group made of
- * aligned blocks (fixed-size: N lanes; the sub-group: the warp) is whole,
- * and 0xffffffff is a valid shuffle mask.  One test (the active mask) then
- * replaces the per-block one, and ptxas emits bare shuffles under the
- * constant (cuda_subgroup.cuh, whole_warp, says why).  The sub-group gets
- * the butterfly and the ladder instead of the rank-based code. */
+/* nvptx, as in cuda_subgroup.cuh (warp_group, whole_warp):
+ *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
+ *    member calls (SPEC §1.1), so their own mask, the warp's existing lanes
+ *    0..n-1, is valid with no test of the active lanes; the scans' ladder
+ *    reads lower lanes only, so it serves a partial warp too, and reduce
+ *    takes redux.sync, or the butterfly on a whole warp, or the ladder and
+ *    a broadcast of the last member;
+ *  - narrower fixed-size groups, when all 32 lanes run the call: every
+ *    block is full and 0xffffffff a valid mask, so one test (the active
+ *    mask) replaces the per-block one and ptxas emits bare shuffles. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_NV_BLOCK_SIZE(g)                                                    \
-    ((g).kind == SGC_KIND_SUB_GROUP ? 32u                                      \
-     : SGC_FIXED(g) && (g).size <= 32u ? (g).size : 0u)
+#define SGC_NV_WARP_GROUP(g)                                                    \
+    ((g).kind == SGC_KIND_SUB_GROUP || (SGC_FIXED(g) && (g).size == 32u))
 #define SGC_NV_WHOLE_WARP(g)                                                    \
-    (SGC_NV_BLOCK_SIZE(g) != 0u && sgc_ptx_activemask() == 0xffffffffUL)
-/* redux.sync for the whole warp where it applies, else the butterfly. */
+    (SGC_FIXED(g) && (g).size < 32u && sgc_ptx_activemask() == 0xffffffffUL)
 #define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
-    if (SGC_NV_WHOLE_WARP(g)) {                                                 \
-        sgc_group warp_ = (g);                                                  \
-        warp_.mask = 0xffffffffUL;                                              \
-        if (SGC_NV_BLOCK_SIZE(g) == 32u) {                                      \
-            SGC_NV_FAST_##op(warp_, T, x)                                       \
-        }                                                                       \
-        return sgc_block_reduce_under_##op##_##T(0xffffffffUL,                  \
-                                                 SGC_NV_BLOCK_SIZE(g), x);      \
-    }
-#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)                               \
+    if (SGC_NV_WARP_GROUP(g)) {                                                 \
+        SGC_NV_FAST_##op(g, T, x)                                               \
+        if ((g).mask == 0xffffffffUL)                                           \
+            return sgc_block_reduce_under_##op##_##T(0xffffffffUL, 32u, x);     \
+        return sgc_block_prefix_reduce_under_##op##_##T((g).mask, 32u, x);      \
+    }                                                                           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
-        return sgc_block_##algo##_under_##op##_##T(0xffffffffUL,                \
-                                                   SGC_NV_BLOCK_SIZE(g), x);
+        return sgc_block_reduce_under_##op##_##T(0xffffffffUL, (g).size, x);
+#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)                               \
+    if (SGC_NV_WARP_GROUP(g))                                                   \
+        return sgc_block_##algo##_under_##op##_##T((g).mask, 32u, x);           \
+    if (SGC_NV_WHOLE_WARP(g))                                                   \
+        return sgc_block_##algo##_under_##op##_##T(0xffffffffUL, (g).size, x);
 #else
 #define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)
 #define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)
