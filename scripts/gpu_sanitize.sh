@@ -106,6 +106,15 @@ for tool in $tools; do
             "$dev/bin/exec_barrier"
         check probe_noinc "$tool" "$out/synccheck_probe" noinc
         check_expect_reports probe_inc "$tool" "$out/synccheck_probe" inc
+    elif [ "$tool" = racecheck ]; then
+        # drop_two_phase has lanes of one warp spin in mbarrier.try_wait on a
+        # phase that lane 0 of the same warp completes after its own wait:
+        # it needs independent thread scheduling's forward progress, which
+        # racecheck's serialised scheduling did not give in 3 runs of
+        # 2026-11-24 (no progress in 320-500 s; the same code finished once
+        # on 2026-11-23; without the tool it runs in milliseconds).  The
+        # other 17 cases take 4 s under racecheck.
+        check exec_barrier "$tool" env BARRIER_TEST_SKIP=drop_two_phase "$dev/bin/exec_barrier"
     else
         check exec_barrier "$tool" "$dev/bin/exec_barrier"
     fi
