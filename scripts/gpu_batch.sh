@@ -57,8 +57,8 @@ step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 104857
 #       .devbuild/groups_gen /tmp/pocl_matrix
 # (one process per kernel, one program per group kind: PoCL 5 compiles
 # each kernel for minutes; ONLY='_sg' ran every sub-group kernel in 370 s,
-# ONLY='_wg|wg$' every work-group one in 380 s).  Keeping it out keeps this batch near 250 s,
-# well inside the device tool's 600 s per call.
+# ONLY='_wg|wg$' every work-group one in 380 s).  Keeping it out keeps this
+# batch near 250 s, well inside the device tool's 600 s per call.
 step reduce 240 env OUT="$out/reduce" samples/reduce/gpu_run.sh "$root/.devbuild"
 wait
 cat "$out"/bg_*.txt

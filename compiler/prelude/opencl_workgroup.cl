@@ -20,9 +20,10 @@
  *                       through local memory (khr and nvptx tiers).
  * A strategy the device lacks stops the build with #error.  On a CPU device
  * (SGC_DEVICE_CPU) the default is never SGC_WG_SUBGROUP: its shuffles are
- * passes through memory between barriers there, and PoCL 5 took more than
- * 3 minutes to compile one such kernel that its serial tree shape (below)
- * does in seconds on PoCL 3.1. */
+ * passes through memory between barriers there, and PoCL 5 did not finish
+ * compiling one such kernel in 200 s, where with the tree's serial CPU
+ * shape (below) it ran all 56 work-group kernels of the test matrix in
+ * 380 s (bench/RESULTS.md). */
 
 /* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
  * change them together. */

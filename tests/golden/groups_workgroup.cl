@@ -664,9 +664,10 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
  * 5, where each shuffle is a work-group barrier, took minutes to compile. */
 #define SGC_FIXED(g) ((g).kind == SGC_KIND_FIXED)
 #if defined(SGC_TIER_NVPTX)
-/* nvptx: warps need no uniform path, and this tier keeps the per-block test
- * with the generic code for partial blocks, the form measured on NVIDIA's
- * OpenCL (bench/RESULTS.md); the ladder for partial blocks is not yet.
+/* nvptx: warps need no uniform path.  Groups of 32 lanes and whole warps
+ * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them this tier keeps
+ * the per-block test, with the generic code for partial blocks narrower
+ * than the warp, the form measured on NVIDIA's OpenCL (bench/RESULTS.md).
  * SGC_LADDER_FIXED: the blocks the scans' ladder serves; SGC_PREFIX_FIXED:
  * the partial blocks whose reduce is the ladder and a broadcast. */
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
@@ -680,7 +681,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 /* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
  * lane running this code, so a converged warp's 32/N blocks do not shuffle
  * under N-lane masks the hardware serialises: the active lanes plus the
- * block's own (the whole warp takes SGC_NV_WHOLE_WARP_* below first).
+ * block's own (the whole warp takes SGC_NV_WARP_* below first).
  * Elsewhere the block's own mask. */
 #if defined(SGC_TIER_NVPTX)
 #define SGC_ON_BLOCK(algo, g, x) return algo(sgc_ptx_activemask() | (g).mask, (g).size, x)
@@ -910,7 +911,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
     ((g).kind == SGC_KIND_SUB_GROUP || (SGC_FIXED(g) && (g).size == 32u))
 #define SGC_NV_WHOLE_WARP(g)                                                    \
     (SGC_FIXED(g) && (g).size < 32u && sgc_ptx_activemask() == 0xffffffffUL)
-#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
+#define SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
     if (SGC_NV_WARP_GROUP(g)) {                                                 \
         SGC_NV_FAST_##op(g, T, x)                                               \
         if ((g).mask == 0xffffffffUL)                                           \
@@ -919,14 +920,14 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
     }                                                                           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_reduce_under_##op##_##T(0xffffffffUL, (g).size, x);
-#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)                               \
+#define SGC_NV_WARP_SCAN(g, op, T, algo, x)                               \
     if (SGC_NV_WARP_GROUP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T((g).mask, 32u, x);           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T(0xffffffffUL, (g).size, x);
 #else
-#define SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)
-#define SGC_NV_WHOLE_WARP_SCAN(g, op, T, algo, x)
+#define SGC_NV_WARP_REDUCE(g, op, T, x)
+#define SGC_NV_WARP_SCAN(g, op, T, algo, x)
 #endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
@@ -938,7 +939,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
-        SGC_NV_WHOLE_WARP_REDUCE(g, op, T, x)                                   \
+        SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
         if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
             return sgc_block_reduce_##op##_##T(g, x);                           \
         SGC_NV_FAST_##op(g, T, x)                                               \
@@ -953,7 +954,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
-        SGC_NV_WHOLE_WARP_SCAN(g, op, T, inclusive, x)                          \
+        SGC_NV_WARP_SCAN(g, op, T, inclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
@@ -963,7 +964,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
-        SGC_NV_WHOLE_WARP_SCAN(g, op, T, exclusive, x)                          \
+        SGC_NV_WARP_SCAN(g, op, T, exclusive, x)                          \
         if (SGC_LADDER_FIXED(g))                                                \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
@@ -1038,9 +1039,10 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
  *                       through local memory (khr and nvptx tiers).
  * A strategy the device lacks stops the build with #error.  On a CPU device
  * (SGC_DEVICE_CPU) the default is never SGC_WG_SUBGROUP: its shuffles are
- * passes through memory between barriers there, and PoCL 5 took more than
- * 3 minutes to compile one such kernel that its serial tree shape (below)
- * does in seconds on PoCL 3.1. */
+ * passes through memory between barriers there, and PoCL 5 did not finish
+ * compiling one such kernel in 200 s, where with the tree's serial CPU
+ * shape (below) it ran all 56 work-group kernels of the test matrix in
+ * 380 s (bench/RESULTS.md). */
 
 /* Same values as sgrt_wg_strategy (runtime/sgrt.h) and cuda_workgroup.cuh:
  * change them together. */

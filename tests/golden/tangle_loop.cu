@@ -368,13 +368,14 @@ __device__ __forceinline__ bool full_block(group g)
  * With the whole warp active (whole_warp) that mask is the constant
  * 0xffffffff, and that one test also proves the block full: a group with
  * aligned blocks (g.size != 0) has the sub-group as parent, whose lanes all
- * exist when all 32 run.  32-lane blocks (warp_group) need no test at all.  ptxas then emits bare shuffles after one
+ * exist when all 32 run.  ptxas then emits bare shuffles after one
  * convergence test, where a mask known only at run time costs a
  * MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same benchmark),
  * and no second, per-lane test (popc(g.mask) == N) is left on that path.
  * Otherwise (on_block) the active lanes plus the block's own, so each
  * shuffle waits for a block the warp has split under; the other lanes in
  * the mask run the same unrolled shuffles (same call site, same N).
+ * 32-lane blocks need no test at all (warp_group, below).
  *
  * The butterfly combines the lower lane's value on the left, so every
  * member ends with the same bits (floating min/max of -0/+0 and NaNs
