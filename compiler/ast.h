@@ -361,6 +361,9 @@ struct Node {
     bool is_uniform;       /* same value for every work-item of the current tangle:
                               of the sub-group, or, inside a divergent branch, of
                               the work-items that took it (avoids ballots, SPEC §2) */
+    bool creators_may_diverge; /* ND_CALL of a group algorithm on a fixed-size group
+                              made by its declaration: some work-item that made the
+                              group may not reach this call (sema_flow.c) */
 };
 
 /* ===================================================================== */
@@ -419,6 +422,11 @@ struct Symbol {
     int decl_divergence;   /* SYM_VAR local: nesting of non-uniform conditions at
                               its declaration; assignments at that nesting keep it
                               uniform for the tangle its scope lies in */
+    int decl_jumps;        /* SYM_VAR local: divergent exits seen before it (sema_flow.c) */
+    bool made_fixed_group; /* SYM_VAR local: a fixed-size group initialised by
+                              get_fixed_size_group at its declaration */
+    bool group_rewritten;  /* SYM_VAR local of group type: assigned again or
+                              address taken after its declaration */
 };
 
 /* A translation unit after sema: the tree plus the tables emitters need. */

@@ -28,6 +28,9 @@ typedef struct EmitStats {
     int uniform_branches;   /* if/loop/switch in those functions printed as
                                written because the uniformity analysis proved
                                the condition uniform: one ballot site saved each */
+    int fixed_group_calls;  /* algorithms on a fixed-size group its declaration made */
+    int creator_facts;      /* of those, calls every maker of the group reaches
+                               (printed through with_creators) */
 } EmitStats;
 
 typedef struct EmitOptions {

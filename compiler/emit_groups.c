@@ -301,6 +301,27 @@ static void group_fn(EmitCtx *ctx, const Node *call, bool cuda)
     emit_out(ctx, ")");
 }
 
+/* The group argument of an algorithm.  A fixed-size group whose every
+ * maker reaches this call (sema_flow.c, "creators") goes through
+ * with_creators, which lets the library trust what it saw when the group
+ * was made -- on NVIDIA, that the whole warp made it, so the call needs no
+ * test of the active lanes (docs/GROUPS.md "Creation facts"). */
+static void print_group_arg(EmitCtx *ctx, const Node *call, const Node *g, bool cuda)
+{
+    const Symbol *sym = g->kind == ND_IDENT ? g->sym : NULL;
+    bool fixed = sym && sym->made_fixed_group && !sym->group_rewritten;
+    bool reach = fixed && !call->creators_may_diverge;
+    if (fixed && ctx->options->stats) {
+        ctx->options->stats->fixed_group_calls++;
+        ctx->options->stats->creator_facts += reach;
+    }
+    if (reach)
+        emit_out(ctx, cuda ? "sgc::with_creators(" : "sgc_with_creators(");
+    emit_expr(ctx, g);
+    if (reach)
+        emit_out(ctx, ")");
+}
+
 static void group_algo(EmitCtx *ctx, const Node *call, bool cuda)
 {
     Builtin bi = (Builtin)call->builtin;
@@ -325,7 +346,7 @@ static void group_algo(EmitCtx *ctx, const Node *call, bool cuda)
         /* SGC's argument order: (g, x, [init,] OP) and (g, x, OP [, init]). */
         bool init_last = bi == BI_INCLUSIVE_SCAN_OVER_GROUP;
         emit_out(ctx, "sgc::%s(", builtin_info[bi].name);
-        emit_expr(ctx, g);
+        print_group_arg(ctx, call, g, true);
         emit_out(ctx, ", ");
         print_elem_arg(ctx, x, k, true);
         if (init && !init_last) {
@@ -341,7 +362,7 @@ static void group_algo(EmitCtx *ctx, const Node *call, bool cuda)
         return;
     }
     emit_out(ctx, "sgc_%s%s%s_%s_%s(", wg ? "wg_" : "", stem, init ? "_init" : "", op, opencl_elem(k));
-    emit_expr(ctx, g);
+    print_group_arg(ctx, call, g, false);
     if (wg)
         print_scratch_arg(ctx, cuda);
     emit_out(ctx, ", ");
@@ -466,6 +487,8 @@ static void cuda_joint(EmitCtx *ctx, const Node *call, TypeKind k)
         bool is_init = (bi == BI_JOINT_REDUCE && i == 3 && call->args.count == 5) || i == 5;
         if (i == op_at)
             emit_out(ctx, "sgc::%s{}", op);
+        else if (i == 0)
+            print_group_arg(ctx, call, a, true);
         else if (is_init)
             print_elem_arg(ctx, a, k, true);
         else
@@ -603,7 +626,10 @@ static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
     if (bi == BI_JOINT_REDUCE)
         open_result(ctx, k);
     emit_out(ctx, "%s(", name);
-    emit_expr(ctx, g);
+    if (pred)
+        emit_expr(ctx, g);
+    else
+        print_group_arg(ctx, call, g, false);
     if (j.wg)
         print_scratch_arg(ctx, false);
     int i = 0, op_at = bi == BI_JOINT_REDUCE ? call->args.count - 1 : pred ? 3 : 4;

@@ -446,8 +446,9 @@ static void print_stats(const char *input, const char *target, const EmitStats *
 {
     fprintf(stderr,
             "%s: %s: tangle-mask functions %d, ballots emitted %d, "
-            "uniform branches without a ballot %d\n",
-            input, target, stats->tangle_functions, stats->ballots, stats->uniform_branches);
+            "uniform branches without a ballot %d, fixed-size group algorithms with creation facts %d of %d\n",
+            input, target, stats->tangle_functions, stats->ballots, stats->uniform_branches,
+            stats->creator_facts, stats->fixed_group_calls);
 }
 
 /* Parse, check and emit every target the outputs need. */

@@ -12,7 +12,14 @@
  *    uniform for that branch's tangle, which is all the tangle lowering
  *    asks); control flow becomes divergent under a non-uniform condition,
  *    and a loop containing a divergent break/continue/return is divergent
- *    as a whole. */
+ *    as a whole.  The right side of && and || and the arms of ?: are
+ *    control flow too: under a non-uniform left side or condition, only
+ *    some work-items evaluate them;
+ *  - creators (Node.creators_may_diverge): whether every work-item that
+ *    made a fixed-size group reaches a group algorithm called on it.  When
+ *    the emitters know so, the device library may use a fact it saw at the
+ *    group's creation (the whole warp made it) instead of testing the
+ *    active lanes at every call (docs/GROUPS.md "Creation facts"). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -157,6 +164,8 @@ typedef struct Uni {
     int divergent;      /* nesting of non-uniform conditions */
     bool diverged;      /* a divergent return/goto happened earlier in the function */
     bool loop_jump;     /* a divergent break/continue/return inside the current loop */
+    int jumps;          /* divergent break/continue/return/goto seen so far, in order */
+    bool gotos;         /* the function has a goto: no creator facts */
 } Uni;
 
 static bool u_expr(Uni *u, Node *n);
@@ -198,9 +207,18 @@ static Symbol *written_var(Node *lhs)
     return NULL;
 }
 
+/* A group variable written after its declaration no longer holds the
+ * group made there. */
+static void note_group_write(Symbol *sym)
+{
+    if (sym && sym->kind == SYM_VAR && sym->ty && sym->ty->kind == TY_GROUP)
+        sym->group_rewritten = true;
+}
+
 static bool u_assign(Uni *u, Node *target, bool value_uniform)
 {
     Symbol *sym = written_var(target);
+    note_group_write(sym);
     if (!value_uniform || divergent_for(u, sym))
         make_nonuniform(u, sym);
     return value_uniform;
@@ -246,6 +264,22 @@ static bool u_builtin(Uni *u, Node *n, bool args_uniform)
     }
 }
 
+/* A group algorithm (or joint algorithm) on a fixed-size group that its
+ * variable's declaration made: every work-item that made the group reaches
+ * the call when no non-uniform condition encloses the call without
+ * enclosing the declaration, and no divergent exit came in between.  The
+ * counts only grow from one fixed-point round to the next, so a "may
+ * diverge" once set stays right. */
+static void note_creators(const Uni *u, Node *call)
+{
+    const Node *g = call->args.head;
+    const Symbol *sym = g && g->kind == ND_IDENT ? g->sym : NULL;
+    if (!sym || !sym->made_fixed_group)
+        return;
+    if (u->gotos || u->divergent != sym->decl_divergence || u->jumps != sym->decl_jumps)
+        call->creators_may_diverge = true;
+}
+
 static bool u_call(Uni *u, Node *n)
 {
     if (n->method)
@@ -255,6 +289,9 @@ static bool u_call(Uni *u, Node *n)
         u_expr(u, n->callee);
     for (Node *a = n->args.head; a; a = a->next)
         all &= u_expr(u, a);
+    if (n->builtin > 0 && n->builtin < BI_COUNT &&
+        (builtin_info[n->builtin].kind == BK_GROUP_ALGO || builtin_info[n->builtin].kind == BK_JOINT))
+        note_creators(u, n);
     return n->builtin ? u_builtin(u, n, all) : false;
 }
 
@@ -278,6 +315,17 @@ static bool u_ident(const Node *n)
     return sym->is_uniform && type_space(sym->ty) != AS_LOCAL;
 }
 
+/* An operand only some work-items evaluate when `divergent` (the right side
+ * of && or || after a non-uniform left side, an arm of ?: after a
+ * non-uniform condition). */
+static bool u_conditional(Uni *u, Node *n, bool divergent)
+{
+    u->divergent += divergent;
+    bool uniform = u_expr(u, n);
+    u->divergent -= divergent;
+    return uniform;
+}
+
 static bool u_expr_kind(Uni *u, Node *n)
 {
     switch (n->kind) {
@@ -290,6 +338,7 @@ static bool u_expr_kind(Uni *u, Node *n)
         if (n->op == OP_ADDR) {
             u_expr(u, n->lhs);
             make_nonuniform(u, written_var(n->lhs));
+            note_group_write(written_var(n->lhs));
             return false;
         }
         if (n->op == OP_PRE_INC || n->op == OP_PRE_DEC)
@@ -299,7 +348,8 @@ static bool u_expr_kind(Uni *u, Node *n)
         return u_assign(u, n->lhs, u_expr(u, n->lhs));
     case ND_BINARY: {
         bool l = u_expr(u, n->lhs);
-        return u_expr(u, n->rhs) && l;
+        bool short_circuit = n->op == OP_LOGAND || n->op == OP_LOGOR;
+        return u_conditional(u, n->rhs, short_circuit && !l) && l;
     }
     case ND_ASSIGN: {
         bool r = u_expr(u, n->rhs);
@@ -307,8 +357,8 @@ static bool u_expr_kind(Uni *u, Node *n)
         return u_assign(u, n->lhs, r && (n->op == OP_ASSIGN || l));
     }
     case ND_COND: {
-        bool c = u_expr(u, n->cond), t = u_expr(u, n->then);
-        return u_expr(u, n->els) && c && t;
+        bool c = u_expr(u, n->cond), t = u_conditional(u, n->then, !c);
+        return u_conditional(u, n->els, !c) && c && t;
     }
     case ND_COMMA:
         u_expr(u, n->lhs);
@@ -375,6 +425,13 @@ static void u_loop(Uni *u, Node *n)
     u->loop_jump = outer_jump || u->loop_jump;
 }
 
+static bool is_fixed_group_creation(const Node *init)
+{
+    while (init && init->kind == ND_CAST && init->is_implicit)
+        init = init->lhs;
+    return init && init->kind == ND_CALL && init->builtin == BI_GET_FIXED_SIZE_GROUP;
+}
+
 static void u_decl(Uni *u, Node *decl)
 {
     for (Node *d = decl->items.head; d; d = d->next) {
@@ -382,6 +439,8 @@ static void u_decl(Uni *u, Node *decl)
         if (!sym || sym->kind != SYM_VAR)
             continue;
         sym->decl_divergence = u->divergent;
+        sym->decl_jumps = u->jumps;
+        sym->made_fixed_group = is_fixed_group_creation(d->init);
         if (type_space(sym->ty) == AS_LOCAL)
             make_nonuniform(u, sym);
         if (d->init && (!u_expr(u, d->init) || divergent_for(u, sym)))
@@ -412,16 +471,21 @@ static void u_stmt(Uni *u, Node *n)
     }
     case ND_WHILE: case ND_DO: case ND_FOR: u_loop(u, n); break;
     case ND_BREAK: case ND_CONTINUE:
-        if (divergent_now(u))
+        if (divergent_now(u)) {
             u->loop_jump = true;
+            u->jumps++;
+        }
         break;
     case ND_RETURN:
         u_expr(u, n->lhs);
-        if (divergent_now(u))
+        if (divergent_now(u)) {
             u->diverged = u->loop_jump = true;
+            u->jumps++;
+        }
         break;
     case ND_GOTO:
         u->diverged = u->loop_jump = true;
+        u->jumps++;
         break;
     case ND_LABEL: case ND_CASE: case ND_DEFAULT:
         if (n->kind == ND_CASE)
@@ -464,7 +528,7 @@ void sema_uniformity(Sema *s, Symbol *fn)
     bool gotos = has_goto(def->body);
     Uni u;
     do {
-        u = (Uni){.diverged = gotos};
+        u = (Uni){.diverged = gotos, .gotos = gotos};
         u_stmt(&u, def->body);
     } while (u.changed);
 }

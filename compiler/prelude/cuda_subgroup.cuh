@@ -205,10 +205,16 @@ __device__ __forceinline__ bool warp_group(group g) { return g.size == 32u; }
 
 /* All 32 lanes run this code and g is made of aligned blocks narrower than
  * the warp: every block is full and 0xffffffff is a valid shuffle mask
- * (said above). */
+ * (said above).  When the compiler proved that every lane that made g runs
+ * this call (with_creators), the whole warp made g is enough: the vote
+ * taken once at creation replaces one per call, and ptxas can keep the
+ * shuffles of a loop's calls free of convergence tests
+ * (bench/gpu_fixed_forms.cu: "hoisted" against "library"). */
 __device__ __forceinline__ bool whole_warp(group g)
 {
-    return g.size != 0u && g.size < 32u && __activemask() == 0xffffffffu;
+    if (g.size == 0u || g.size >= 32u)
+        return false;
+    return g.creators_call ? g.whole_at_creation : __activemask() == 0xffffffffu;
 }
 
 /* Algorithm A on a full block narrower than the warp when not all the warp

@@ -448,12 +448,16 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
  *    a broadcast of the last member;
  *  - narrower fixed-size groups, when all 32 lanes run the call: every
  *    block is full and 0xffffffff a valid mask, so one test (the active
- *    mask) replaces the per-block one and ptxas emits bare shuffles. */
+ *    mask) replaces the per-block one and ptxas emits bare shuffles; where
+ *    sgcc proved every maker of the group reaches the call
+ *    (sgc_with_creators), the vote taken when the group was made serves. */
 #if defined(SGC_TIER_NVPTX)
 #define SGC_NV_WARP_GROUP(g)                                                    \
     ((g).kind == SGC_KIND_SUB_GROUP || (SGC_FIXED(g) && (g).size == 32u))
 #define SGC_NV_WHOLE_WARP(g)                                                    \
-    (SGC_FIXED(g) && (g).size < 32u && sgc_ptx_activemask() == 0xffffffffUL)
+    (SGC_FIXED(g) && (g).size < 32u &&                                          \
+     ((g).creators_call ? (g).whole_at_creation != 0u                           \
+                        : sgc_ptx_activemask() == 0xffffffffu))
 #define SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
     if (SGC_NV_WARP_GROUP(g)) {                                                 \
         SGC_NV_FAST_##op(g, T, x)                                               \

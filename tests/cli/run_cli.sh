@@ -303,20 +303,23 @@ cat >t.sgc <<'SGC'
 kernel void k(global int *out, int mode)
 {
     sub_group sg = get_sub_group();
+    fixed_size_group<4> f = get_fixed_size_group<4>(sg);
     int v = 0;
     if (mode > 0) {
         if (get_global_id(0) % 3 == 0) {
             tangle_group t = get_tangle_group(sg);
             v = reduce_over_group(t, 1, plus);
+            v += reduce_over_group(f, v, plus);
         }
     }
-    out[get_global_id(0)] = v;
+    out[get_global_id(0)] = v + reduce_over_group(f, v, plus);
 }
 SGC
 run 0 --stats -o t t.sgc
 check "--stats: one line per target" test "$(wc -l <"$tmp/err")" -eq 2
-check "--stats: cuda counts" grep -qx "t.sgc: cuda: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1" "$tmp/err"
-check "--stats: opencl counts" grep -qx "t.sgc: opencl: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1" "$tmp/err"
+check "--stats: cuda counts" grep -qx "t.sgc: cuda: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1, fixed-size group algorithms with creation facts 1 of 2" "$tmp/err"
+check "--stats: opencl counts" grep -qx "t.sgc: opencl: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 1, fixed-size group algorithms with creation facts 1 of 2" "$tmp/err"
+check "--stats: the call every maker reaches goes through with_creators" test "$(grep -c "with_creators(f)" t.cu)" -eq 1
 check "--stats: the CUDA output has that one tangle ballot" test "$(grep -c "__ballot_sync(sgc_tangle" t.cu)" -eq 1
 run 0 -o u t.sgc
 check "without --stats: silent" test ! -s "$tmp/err"

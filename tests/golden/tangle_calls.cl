@@ -115,6 +115,10 @@ typedef struct sgc_group {
     uint id;     /* get_group_linear_id() */
     uint range;  /* get_group_linear_range() */
     uint size;   /* fixed-size groups: N; else 0 */
+    uint whole_at_creation; /* nvptx fixed-size groups: all 32 lanes made it */
+    uint creators_call;     /* set by sgc_with_creators only: every work-item
+                               that made the group runs this call (the compiler
+                               proved it), so whole_at_creation holds here too */
 } sgc_group;
 
 typedef struct sgc_work_group {
@@ -310,6 +314,16 @@ inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint
     g.id = id;
     g.range = range;
     g.size = size;
+    g.whole_at_creation = 0u;
+    g.creators_call = 0u;
+    return g;
+}
+
+/* The group as passed by sgcc to an algorithm every work-item that made the
+ * group calls (docs/GROUPS.md "Creation facts"). */
+inline sgc_group sgc_with_creators(sgc_group g)
+{
+    g.creators_call = 1u;
     return g;
 }
 
@@ -333,7 +347,11 @@ inline sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
     uint lane = sgc_lane();
     ulong block = n >= 64u ? ~(ulong)0 : (((ulong)1 << n) - 1) << (lane & ~(n - 1));
     uint range = (sgc_sub_group_size() + n - 1) / n;
-    return sgc_make_group(parent.mask & block, SGC_KIND_FIXED, lane / n, range, n);
+    sgc_group g = sgc_make_group(parent.mask & block, SGC_KIND_FIXED, lane / n, range, n);
+#if defined(SGC_TIER_NVPTX)
+    g.whole_at_creation = sgc_ptx_activemask() == 0xffffffffu;
+#endif
+    return g;
 }
 
 /* The compiler tracks the tangle's mask through control flow (ballots at

@@ -103,6 +103,10 @@ struct group {
     unsigned range; /* get_group_linear_range() */
     unsigned size;  /* N of a fixed-size group, 32 for the sub-group, else 0:
                        a constant after inlining, for the aligned-block paths */
+    bool whole_at_creation; /* fixed-size groups: all 32 lanes made it */
+    bool creators_call;     /* set by with_creators only: every lane that made
+                               the group runs this call (the compiler proved it),
+                               so whole_at_creation holds here too */
 
     __device__ unsigned get_group_linear_id() const { return id; }
     __device__ unsigned get_group_linear_range() const { return range; }
@@ -130,6 +134,16 @@ __device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned
     g.id = id;
     g.range = range;
     g.size = size;
+    g.whole_at_creation = false;
+    g.creators_call = false;
+    return g;
+}
+
+/* The group as passed by sgcc to an algorithm every lane that made the
+ * group calls (docs/GROUPS.md "Creation facts"). */
+__device__ __forceinline__ group with_creators(group g)
+{
+    g.creators_call = true;
     return g;
 }
 
@@ -161,7 +175,9 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 {
     unsigned l = lane();
     unsigned block = n >= 32u ? 0xffffffffu : ((1u << n) - 1u) << (l & ~(n - 1u));
-    return make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n, n);
+    group g = make_group(parent.mask & block, l / n, (sub_group_size() + n - 1u) / n, n);
+    g.whole_at_creation = __activemask() == 0xffffffffu;
+    return g;
 }
 
 template <unsigned N>

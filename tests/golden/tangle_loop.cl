@@ -115,6 +115,10 @@ typedef struct sgc_group {
     uint id;     /* get_group_linear_id() */
     uint range;  /* get_group_linear_range() */
     uint size;   /* fixed-size groups: N; else 0 */
+    uint whole_at_creation; /* nvptx fixed-size groups: all 32 lanes made it */
+    uint creators_call;     /* set by sgc_with_creators only: every work-item
+                               that made the group runs this call (the compiler
+                               proved it), so whole_at_creation holds here too */
 } sgc_group;
 
 typedef struct sgc_work_group {
@@ -310,6 +314,16 @@ inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint
     g.id = id;
     g.range = range;
     g.size = size;
+    g.whole_at_creation = 0u;
+    g.creators_call = 0u;
+    return g;
+}
+
+/* The group as passed by sgcc to an algorithm every work-item that made the
+ * group calls (docs/GROUPS.md "Creation facts"). */
+inline sgc_group sgc_with_creators(sgc_group g)
+{
+    g.creators_call = 1u;
     return g;
 }
 
@@ -333,7 +347,11 @@ inline sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
     uint lane = sgc_lane();
     ulong block = n >= 64u ? ~(ulong)0 : (((ulong)1 << n) - 1) << (lane & ~(n - 1));
     uint range = (sgc_sub_group_size() + n - 1) / n;
-    return sgc_make_group(parent.mask & block, SGC_KIND_FIXED, lane / n, range, n);
+    sgc_group g = sgc_make_group(parent.mask & block, SGC_KIND_FIXED, lane / n, range, n);
+#if defined(SGC_TIER_NVPTX)
+    g.whole_at_creation = sgc_ptx_activemask() == 0xffffffffu;
+#endif
+    return g;
 }
 
 /* The compiler tracks the tangle's mask through control flow (ballots at
@@ -917,12 +935,16 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
  *    a broadcast of the last member;
  *  - narrower fixed-size groups, when all 32 lanes run the call: every
  *    block is full and 0xffffffff a valid mask, so one test (the active
- *    mask) replaces the per-block one and ptxas emits bare shuffles. */
+ *    mask) replaces the per-block one and ptxas emits bare shuffles; where
+ *    sgcc proved every maker of the group reaches the call
+ *    (sgc_with_creators), the vote taken when the group was made serves. */
 #if defined(SGC_TIER_NVPTX)
 #define SGC_NV_WARP_GROUP(g)                                                    \
     ((g).kind == SGC_KIND_SUB_GROUP || (SGC_FIXED(g) && (g).size == 32u))
 #define SGC_NV_WHOLE_WARP(g)                                                    \
-    (SGC_FIXED(g) && (g).size < 32u && sgc_ptx_activemask() == 0xffffffffUL)
+    (SGC_FIXED(g) && (g).size < 32u &&                                          \
+     ((g).creators_call ? (g).whole_at_creation != 0u                           \
+                        : sgc_ptx_activemask() == 0xffffffffu))
 #define SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
     if (SGC_NV_WARP_GROUP(g)) {                                                 \
         SGC_NV_FAST_##op(g, T, x)                                               \
