@@ -61,7 +61,7 @@ __global__ void forms(const T *in, T *out, unsigned rounds)
                 y = sgc::block_algo_under<A>(0xffffffffu, N, x, sgc::plus{});
             else
                 y = whole ? sgc::block_algo_under<A>(0xffffffffu, N, x, sgc::plus{})
-                          : sgc::on_block<A>(g, x, sgc::plus{});
+                          : sgc::block_algo_under<A>(__activemask() | g.mask, N, x, sgc::plus{});
             x = y * scale<T>() + v;
         }
     }

@@ -695,14 +695,16 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #define SGC_FIXED(g) ((g).kind == SGC_KIND_FIXED)
 #if defined(SGC_TIER_NVPTX)
 /* nvptx: warps need no uniform path.  Groups of 32 lanes and whole warps
- * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them this tier keeps
- * the per-block test, with the generic code for partial blocks narrower
- * than the warp, the form measured on NVIDIA's OpenCL (bench/RESULTS.md).
- * SGC_LADDER_FIXED: the blocks the scans' ladder serves; SGC_PREFIX_FIXED:
- * the partial blocks whose reduce is the ladder and a broadcast. */
+ * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them a full block
+ * takes the butterfly, and partial blocks the ladder (and a broadcast for
+ * reduce), as in cuda_subgroup.cuh's on_fixed: no rank arithmetic and no
+ * loop with a run-time trip count, so a loop of calls stays small enough
+ * to unroll.  SGC_LADDER_FIXED: the blocks the scans' ladder serves;
+ * SGC_PREFIX_FIXED: the partial blocks whose reduce is the ladder and a
+ * broadcast. */
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
-#define SGC_LADDER_FIXED(g) SGC_FULL_FIXED(g)
-#define SGC_PREFIX_FIXED(g) false
+#define SGC_LADDER_FIXED(g) SGC_FIXED(g)
+#define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
 #else
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && (sgc_sub_group_size() & ((g).size - 1u)) == 0u)
 #define SGC_LADDER_FIXED(g) SGC_FIXED(g)

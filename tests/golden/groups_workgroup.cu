@@ -395,7 +395,7 @@ __device__ __forceinline__ bool full_block(group g)
  * convergence test, where a mask known only at run time costs a
  * MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same benchmark),
  * and no second, per-lane test (popc(g.mask) == N) is left on that path.
- * Otherwise (on_block) the active lanes plus the block's own, so each
+ * Otherwise (on_fixed) the active lanes plus the block's own, so each
  * shuffle waits for a block the warp has split under; the other lanes in
  * the mask run the same unrolled shuffles (same call site, same N).
  * 32-lane blocks need no test at all (warp_group, below).
@@ -457,26 +457,45 @@ __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x,
  * no test of the active lanes. */
 __device__ __forceinline__ bool warp_group(group g) { return g.size == 32u; }
 
-/* All 32 lanes run this code and g is made of aligned blocks narrower than
- * the warp: every block is full and 0xffffffff is a valid shuffle mask
- * (said above).  When the compiler proved that every lane that made g runs
- * this call (with_creators), the whole warp made g is enough: the vote
- * taken once at creation replaces one per call, and ptxas can keep the
- * shuffles of a loop's calls free of convergence tests
- * (bench/gpu_fixed_forms.cu: "hoisted" against "library"). */
+/* A fixed-size group narrower than the warp.  Its parent is the sub-group,
+ * whose lanes are 0..n-1, so its members are the first lanes of its aligned
+ * block: all N, or fewer in the last block of a partial warp. */
+__device__ __forceinline__ bool narrow_fixed(group g) { return g.size != 0u && g.size < 32u; }
+
+/* All 32 lanes run this call: every block of a narrow fixed-size group is
+ * full and 0xffffffff is a valid shuffle mask (said above).  When the
+ * compiler proved that every lane that made g runs this call
+ * (with_creators), the whole warp having made g is enough: the vote taken
+ * once at creation replaces one per call (bench/gpu_fixed_forms.cu:
+ * "hoisted" against "library"). */
 __device__ __forceinline__ bool whole_warp(group g)
 {
-    if (g.size == 0u || g.size >= 32u)
-        return false;
     return g.creators_call ? g.whole_at_creation : __activemask() == 0xffffffffu;
 }
 
-/* Algorithm A on a full block narrower than the warp when not all the warp
- * runs. */
+/* Algorithm A on a narrow fixed-size group.  Not the whole warp: the
+ * active lanes plus the block's own, and the ladder (it reads lower lanes
+ * only) serves a partial block too, so no rank arithmetic and no loop
+ * with a run-time trip count is left.  That keeps the call small enough
+ * for nvcc to unroll a loop of calls around the whole-warp test. */
 template <block_algo A, class T, class Op>
-__device__ __forceinline__ T on_block(group g, T x, Op op)
+__device__ __forceinline__ T on_fixed(group g, T x, Op op)
 {
-    return block_algo_under<A>(__activemask() | g.mask, g.size, x, op);
+    if (whole_warp(g))
+        return block_algo_under<A>(0xffffffffu, g.size, x, op);
+    unsigned mask = __activemask() | g.mask;
+    if constexpr (A == BLOCK_REDUCE) {
+        T r;
+        if (full_block(g))
+            return block_reduce_under(mask, g.size, x, op);
+        if (native_reduce<T, Op>(g.mask, x, &r))
+            return r;
+        /* A partial block: the ladder, then its last member's total. */
+        T y = block_inclusive_under(mask, g.size, x, op);
+        return shfl(y, last_lane(g.mask), mask);
+    } else {
+        return block_algo_under<A>(mask, g.size, x, op);
+    }
 }
 
 template <class T, class Op>
@@ -493,12 +512,10 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
         T y = block_inclusive_under(g.mask, 32u, x, op);
         return shfl(y, last_lane(g.mask), g.mask);
     }
-    if (whole_warp(g))
-        return block_reduce_under(0xffffffffu, g.size, x, op);
-    /* A full block narrower than the warp: the butterfly with one mask
-     * beats redux.sync on the block's own mask (bench/gpu_shfl_masks.cu). */
-    if (full_block(g))
-        return on_block<BLOCK_REDUCE>(g, x, op);
+    /* A full block: the butterfly with one mask beats redux.sync on the
+     * block's own mask (bench/gpu_shfl_masks.cu). */
+    if (narrow_fixed(g))
+        return on_fixed<BLOCK_REDUCE>(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
     T y = inclusive_by_rank(g.mask, x, op);
@@ -511,10 +528,8 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
     /* The ladder reads lower lanes only: right for a partial warp too. */
     if (warp_group(g))
         return block_inclusive_under(g.mask, 32u, Op::in(x), op);
-    if (whole_warp(g))
-        return block_inclusive_under(0xffffffffu, g.size, Op::in(x), op);
-    if (full_block(g))
-        return on_block<BLOCK_INCLUSIVE>(g, Op::in(x), op);
+    if (narrow_fixed(g))
+        return on_fixed<BLOCK_INCLUSIVE>(g, Op::in(x), op);
     return inclusive_by_rank(g.mask, Op::in(x), op);
 }
 
@@ -523,10 +538,8 @@ __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
     if (warp_group(g))
         return block_exclusive_under(g.mask, 32u, Op::in(x), op);
-    if (whole_warp(g))
-        return block_exclusive_under(0xffffffffu, g.size, Op::in(x), op);
-    if (full_block(g))
-        return on_block<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
+    if (narrow_fixed(g))
+        return on_fixed<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
     unsigned l = lane(), r = rank_in(g.mask, l);
     T y = inclusive_by_rank(g.mask, Op::in(x), op);
     T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
