@@ -453,6 +453,29 @@ __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x,
  * no test of the active lanes. */
 __device__ __forceinline__ bool warp_group(group g) { return g.size == 32u; }
 
+/* Reduce on a 32-lane group.  A full warp names the constant mask: ptxas
+ * guards redux.sync or a shuffle under a mask it knows only at run time
+ * with a convergence test of its own (bench/gpu_shfl_masks.cu), and the
+ * test of g.mask here is on a value a loop of calls does not change
+ * (H100, sub_group reduce uint: 0.85x -> 0.89x of cooperative groups).
+ * The scans keep g.mask alone: the same split measured slower there
+ * (sub_group scan uint 0.91x -> 0.81x), bench/RESULTS.md.  A partial warp
+ * reduces by the ladder and a broadcast of its last member. */
+template <class T, class Op>
+__device__ __forceinline__ T reduce_on_warp(group g, T x, Op op)
+{
+    T r;
+    if (g.mask == 0xffffffffu) {
+        if (native_reduce<T, Op>(0xffffffffu, x, &r))
+            return r;
+        return block_reduce_under(0xffffffffu, 32u, x, op);
+    }
+    if (native_reduce<T, Op>(g.mask, x, &r))
+        return r;
+    T y = block_inclusive_under(g.mask, 32u, x, op);
+    return shfl(y, last_lane(g.mask), g.mask);
+}
+
 /* A fixed-size group narrower than the warp.  Its parent is the sub-group,
  * whose lanes are 0..n-1, so its members are the first lanes of its aligned
  * block: all N, or fewer in the last block of a partial warp. */
@@ -499,15 +522,8 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
     T r;
-    if (warp_group(g)) {
-        if (native_reduce<T, Op>(g.mask, x, &r))
-            return r;
-        if (g.mask == 0xffffffffu)
-            return block_reduce_under(0xffffffffu, 32u, x, op);
-        /* A partial warp: the ladder, then its last member's total. */
-        T y = block_inclusive_under(g.mask, 32u, x, op);
-        return shfl(y, last_lane(g.mask), g.mask);
-    }
+    if (warp_group(g))
+        return reduce_on_warp(g, x, op);
     /* A full block: the butterfly with one mask beats redux.sync on the
      * block's own mask (bench/gpu_shfl_masks.cu). */
     if (narrow_fixed(g))

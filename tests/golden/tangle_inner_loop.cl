@@ -898,28 +898,28 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 /* Truth values: and/or of 0/1 are the logical operators. */
 #define sgc_ptx_redux_logical_and sgc_ptx_redux_bit_and
 #define sgc_ptx_redux_logical_or sgc_ptx_redux_bit_or
-#define SGC_NV_FAST_plus(g, T, x) SGC_NV_REDUX(g, plus, T, x)
-#define SGC_NV_FAST_minimum(g, T, x) SGC_NV_REDUX(g, minimum, T, x)
-#define SGC_NV_FAST_maximum(g, T, x) SGC_NV_REDUX(g, maximum, T, x)
-#define SGC_NV_FAST_bit_and(g, T, x) SGC_NV_REDUX(g, bit_and, T, x)
-#define SGC_NV_FAST_bit_or(g, T, x) SGC_NV_REDUX(g, bit_or, T, x)
-#define SGC_NV_FAST_bit_xor(g, T, x) SGC_NV_REDUX(g, bit_xor, T, x)
-#define SGC_NV_FAST_logical_and(g, T, x) SGC_NV_REDUX(g, logical_and, T, x)
-#define SGC_NV_FAST_logical_or(g, T, x) SGC_NV_REDUX(g, logical_or, T, x)
-#define SGC_NV_REDUX(g, op, T, x)                                               \
+#define SGC_NV_FAST_plus(m, T, x) SGC_NV_REDUX(m, plus, T, x)
+#define SGC_NV_FAST_minimum(m, T, x) SGC_NV_REDUX(m, minimum, T, x)
+#define SGC_NV_FAST_maximum(m, T, x) SGC_NV_REDUX(m, maximum, T, x)
+#define SGC_NV_FAST_bit_and(m, T, x) SGC_NV_REDUX(m, bit_and, T, x)
+#define SGC_NV_FAST_bit_or(m, T, x) SGC_NV_REDUX(m, bit_or, T, x)
+#define SGC_NV_FAST_bit_xor(m, T, x) SGC_NV_REDUX(m, bit_xor, T, x)
+#define SGC_NV_FAST_logical_and(m, T, x) SGC_NV_REDUX(m, logical_and, T, x)
+#define SGC_NV_FAST_logical_or(m, T, x) SGC_NV_REDUX(m, logical_or, T, x)
+#define SGC_NV_REDUX(m, op, T, x)                                               \
     if (SGC_NV_I32_##T)                                                         \
-        return (T)sgc_ptx_redux_##op((uint)(g).mask, (uint)(x), (T)-1 < (T)0);
+        return (T)sgc_ptx_redux_##op((uint)(m), (uint)(x), (T)-1 < (T)0);
 #else
-#define SGC_NV_FAST_plus(g, T, x)
-#define SGC_NV_FAST_minimum(g, T, x)
-#define SGC_NV_FAST_maximum(g, T, x)
-#define SGC_NV_FAST_bit_and(g, T, x)
-#define SGC_NV_FAST_bit_or(g, T, x)
-#define SGC_NV_FAST_bit_xor(g, T, x)
-#define SGC_NV_FAST_logical_and(g, T, x)
-#define SGC_NV_FAST_logical_or(g, T, x)
+#define SGC_NV_FAST_plus(m, T, x)
+#define SGC_NV_FAST_minimum(m, T, x)
+#define SGC_NV_FAST_maximum(m, T, x)
+#define SGC_NV_FAST_bit_and(m, T, x)
+#define SGC_NV_FAST_bit_or(m, T, x)
+#define SGC_NV_FAST_bit_xor(m, T, x)
+#define SGC_NV_FAST_logical_and(m, T, x)
+#define SGC_NV_FAST_logical_or(m, T, x)
 #endif
-#define SGC_NV_FAST_multiplies(g, T, x)
+#define SGC_NV_FAST_multiplies(m, T, x)
 /* nvptx: a full block narrower than the warp takes the butterfly under one
  * mask before redux.sync on its own mask (as the CUDA library does). */
 #if defined(SGC_TIER_NVPTX)
@@ -932,9 +932,11 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
  *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
  *    member calls (SPEC §1.1), so their own mask, the warp's existing lanes
  *    0..n-1, is valid with no test of the active lanes; the scans' ladder
- *    reads lower lanes only, so it serves a partial warp too, and reduce
- *    takes redux.sync, or the butterfly on a whole warp, or the ladder and
- *    a broadcast of the last member;
+ *    reads lower lanes only, so it serves a partial warp too; reduce on a
+ *    full warp names the constant mask (redux.sync or the butterfly), which
+ *    ptxas needs no convergence test for, and on a partial warp takes
+ *    redux.sync or the ladder and a broadcast of the last member (measured
+ *    as in cuda_subgroup.cuh's reduce_on_warp);
  *  - narrower fixed-size groups, when all 32 lanes run the call: every
  *    block is full and 0xffffffff a valid mask, so one test (the active
  *    mask) replaces the per-block one and ptxas emits bare shuffles; where
@@ -947,16 +949,18 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
     (SGC_FIXED(g) && (g).size < 32u &&                                          \
      ((g).creators_call ? (g).whole_at_creation != 0u                           \
                         : sgc_ptx_activemask() == 0xffffffffu))
-#define SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
+#define SGC_NV_WARP_REDUCE(g, op, T, x)                                         \
     if (SGC_NV_WARP_GROUP(g)) {                                                 \
-        SGC_NV_FAST_##op(g, T, x)                                               \
-        if ((g).mask == 0xffffffffUL)                                           \
+        if ((g).mask == 0xffffffffUL) {                                         \
+            SGC_NV_FAST_##op(0xffffffffu, T, x)                                 \
             return sgc_block_reduce_under_##op##_##T(0xffffffffUL, 32u, x);     \
+        }                                                                       \
+        SGC_NV_FAST_##op((g).mask, T, x)                                        \
         return sgc_block_prefix_reduce_under_##op##_##T((g).mask, 32u, x);      \
     }                                                                           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_reduce_under_##op##_##T(0xffffffffUL, (g).size, x);
-#define SGC_NV_WARP_SCAN(g, op, T, algo, x)                               \
+#define SGC_NV_WARP_SCAN(g, op, T, algo, x)                                     \
     if (SGC_NV_WARP_GROUP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T((g).mask, 32u, x);           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
@@ -978,7 +982,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
         if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
             return sgc_block_reduce_##op##_##T(g, x);                           \
-        SGC_NV_FAST_##op(g, T, x)                                               \
+        SGC_NV_FAST_##op((g).mask, T, x)                                        \
         if (SGC_FULL_FIXED(g))                                                  \
             return sgc_block_reduce_##op##_##T(g, x);                           \
         if (SGC_PREFIX_FIXED(g))                                                \
