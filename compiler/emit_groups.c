@@ -145,6 +145,20 @@ static void print_fixed_size(EmitCtx *ctx, const Node *call)
         emit_error(ctx, call->loc, "internal error: fixed_size_group without a size");
 }
 
+/* On NVIDIA every warp, and so every sub-group, of such a kernel is full,
+ * and the library can name the constant mask (ptxas then needs no
+ * convergence test per shuffle).  Only kernels: a device function may be
+ * called from other kernels too. */
+bool emit_has_only_full_warps(const Symbol *fn)
+{
+    if (!fn || !fn->is_kernel)
+        return false;
+    long size = 1;
+    for (int d = 0; d < 3; d++)
+        size *= fn->reqd_work_group_size[d];
+    return size > 0 && size % 32 == 0;
+}
+
 static void group_ctor(EmitCtx *ctx, const Node *call, bool cuda)
 {
     Builtin bi = (Builtin)call->builtin;
@@ -173,7 +187,14 @@ static void group_ctor(EmitCtx *ctx, const Node *call, bool cuda)
         emit_tangle_print_mask(ctx);
         emit_out(ctx, ")");
         return;
-    default: /* get_work_group, get_sub_group, get_ballot_group, get_opportunistic_group */
+    case BI_GET_SUB_GROUP:
+        if (emit_has_only_full_warps(ctx->function)) {
+            emit_out(ctx, "%sget_sub_group_of_full_warps()", ns);
+            return;
+        }
+        emit_out(ctx, "%sget_sub_group()", ns);
+        return;
+    default: /* get_work_group, get_ballot_group, get_opportunistic_group */
         emit_out(ctx, "%s%s", ns, builtin_info[bi].name);
         emit_call_args(ctx, call, false);
         return;

@@ -24,6 +24,9 @@ void emit_groups_params_opencl(EmitCtx *ctx, const Symbol *fn, bool first);
 void emit_groups_args_opencl(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
 /* Frees what the group lowering kept in ctx->group_data (end of a unit). */
 void emit_groups_free(EmitCtx *ctx);
+/* A kernel whose required work-group size is a multiple of 32: its
+ * sub-groups are full warps on NVIDIA (docs/GROUPS.md "Full warps"). */
+bool emit_has_only_full_warps(const Symbol *fn);
 
 void emit_barrier_type_opencl(EmitCtx *ctx, const Type *ty);
 void emit_barrier_type_cuda(EmitCtx *ctx, const Type *ty);

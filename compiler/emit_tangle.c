@@ -761,9 +761,13 @@ void emit_tangle_prologue(EmitCtx *ctx, const Symbol *fn)
     if (!fn || !fn->needs_tangle_mask)
         return;
     const char *type = mask_type(ctx);
-    if (fn->is_kernel)
-        line(ctx, "const %s sgc_tangle = %s; /* the work-items of this sub-group that exist */",
-             type, ctx->hooks->is_cxx ? "sgc::sub_group_mask()" : "sgc_sub_group_mask()");
+    const char *ns = ctx->hooks->is_cxx ? "sgc::" : "sgc_";
+    if (fn->is_kernel && emit_has_only_full_warps(fn))
+        line(ctx, "const %s sgc_tangle = %sget_sub_group_of_full_warps().mask; /* the whole sub-group */",
+             type, ns);
+    else if (fn->is_kernel)
+        line(ctx, "const %s sgc_tangle = %ssub_group_mask(); /* the work-items of this sub-group that exist */",
+             type, ns);
     else
         line(ctx, "const %s sgc_tangle = sgc_tangle_in; /* the caller's tangle */", type);
 }

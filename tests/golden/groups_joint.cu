@@ -159,6 +159,14 @@ __device__ __forceinline__ group get_sub_group()
     return make_group(sub_group_mask(), sub_group_id(), num_sub_groups(), 32u);
 }
 
+/* The sub-group in a kernel whose required work-group size is a multiple
+ * of 32 (sgcc emits this one there): every warp is full, so the mask is the
+ * constant, which ptxas needs no convergence test for. */
+__device__ __forceinline__ group get_sub_group_of_full_warps()
+{
+    return make_group(0xffffffffu, sub_group_id(), num_sub_groups(), 32u);
+}
+
 /* The compiler's tool for tangle masks too: the members of parent_mask whose
  * predicate holds. */
 __device__ __forceinline__ unsigned ballot(unsigned parent_mask, bool pred)

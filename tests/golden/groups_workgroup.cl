@@ -321,6 +321,20 @@ inline sgc_group sgc_get_sub_group(void)
                           sgc_sub_group_id(), sgc_num_sub_groups(), 0);
 }
 
+/* The sub-group in a kernel whose required work-group size is a multiple
+ * of 32 (sgcc emits this one there).  nvptx: every warp is full, so the
+ * mask is the constant, which ptxas needs no convergence test for; other
+ * tiers' sub-groups need not be 32 wide. */
+inline sgc_group sgc_get_sub_group_of_full_warps(void)
+{
+#if defined(SGC_TIER_NVPTX)
+    return sgc_make_group(0xffffffffUL, SGC_KIND_SUB_GROUP, sgc_sub_group_id(),
+                          sgc_num_sub_groups(), 0);
+#else
+    return sgc_get_sub_group();
+#endif
+}
+
 /* Group 0 is the true partition; the ballot synchronises the parent. */
 inline sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
 {
