@@ -324,6 +324,23 @@ check "--stats: the CUDA output has that one tangle ballot" test "$(grep -c "__b
 run 0 -o u t.sgc
 check "without --stats: silent" test ! -s "$tmp/err"
 
+# The right side of && runs only where the left side holds: k is assigned
+# on some work-items only, so `if (k > 0)` is not uniform and needs a ballot.
+cat >s.sgc <<'SGC'
+kernel void k(global int *out, int mode)
+{
+    sub_group sg = get_sub_group();
+    int k = 0;
+    bool hit = get_global_id(0) % 3 == 0 && (k = mode) > 0;
+    if (k > 0) {
+        tangle_group t = get_tangle_group(sg);
+        out[get_global_id(0)] = reduce_over_group(t, 1, plus) + (int)hit;
+    }
+}
+SGC
+run 0 --stats -t cuda -o s.cu s.sgc
+check "--stats: a variable assigned under && is not uniform" grep -qx "s.sgc: cuda: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 0, fixed-size group algorithms with creation facts 0 of 0" "$tmp/err"
+
 echo "1..$count"
 echo "# cli: $((count - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
