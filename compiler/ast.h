@@ -406,6 +406,9 @@ struct Symbol {
                               group (transitively): sub-group operations in divergent
                               control flow, which the device must support */
     bool uses_async_barrier;
+    bool has_work_group_calls; /* SYM_FUNC: its body (not its callees) calls a
+                              group function other than group_barrier, an
+                              algorithm or a joint algorithm on a work_group */
     int64_t enum_value;    /* SYM_ENUM_CONST */
     int builtin;           /* SYM_BUILTIN */
     /* SYM_SPEC_CONST */

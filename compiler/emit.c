@@ -242,9 +242,13 @@ const char *emit_file_name(const EmitCtx *ctx, uint32_t file)
  * source line of the output line being started. */
 static void line_sync(EmitCtx *ctx, EmitBuffer *body)
 {
-    for (size_t i = ctx->line_scan; i < body->len; i++)
-        if (body->data[i] == '\n')
-            ctx->line_next++;
+    if (!body->data)
+        return;
+    const char *p = body->data + ctx->line_scan, *end = body->data + body->len;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        ctx->line_next++;
+        p++;
+    }
     ctx->line_scan = body->len;
 }
 

@@ -248,17 +248,6 @@ static void group_method(EmitCtx *ctx, const Node *call, Method method, bool cud
     X(EXCLUSIVE_SCAN_OVER_GROUP, "exclusive_scan")      \
     X(INCLUSIVE_SCAN_OVER_GROUP, "inclusive_scan")
 
-/* Does this call need the OpenCL work-group scratch? */
-static bool call_needs_scratch(const Node *call)
-{
-    if (call->kind != ND_CALL || call->builtin <= BI_NONE || call->builtin >= BI_COUNT)
-        return false;
-    BuiltinKind k = builtin_info[call->builtin].kind;
-    if (k != BK_GROUP_FN && k != BK_GROUP_ALGO && k != BK_JOINT)
-        return false;
-    return call->builtin != BI_GROUP_BARRIER && is_work_group(emit_call_arg(call, 0));
-}
-
 static void print_scratch_arg(EmitCtx *ctx, bool cuda)
 {
     if (!cuda)
@@ -698,19 +687,10 @@ static void group_call(EmitCtx *ctx, const Node *call, bool cuda)
 
 /* ---- OpenCL work-group scratch -------------------------------------------- */
 
-static bool tree_needs_scratch(const Node *n, int depth);
-
-static bool list_needs_scratch(const NodeList *list, int depth)
-{
-    for (const Node *n = list->head; n; n = n->next)
-        if (tree_needs_scratch(n, depth))
-            return true;
-    return false;
-}
-
-/* A function needs the scratch when its body, or a function it calls, has a
- * work-group function other than the barrier.  (Recursion is an error in
- * SGC, so the call graph is a DAG; depth bounds it anyway.) */
+/* A function needs the scratch when its body (Symbol.has_work_group_calls,
+ * set by sema), or a function it calls, has a work-group function other than
+ * the barrier.  (Recursion is an error in SGC, so the call graph is a DAG;
+ * depth bounds it anyway.) */
 static bool function_needs_scratch_uncached(EmitCtx *ctx, const Symbol *fn, int depth);
 
 /* Answers already computed, per function: every declaration, parameter list
@@ -786,7 +766,7 @@ static bool function_needs_scratch(EmitCtx *ctx, const Symbol *fn, int depth)
 
 static bool function_needs_scratch_uncached(EmitCtx *ctx, const Symbol *fn, int depth)
 {
-    if (tree_needs_scratch(fn->def->body, depth))
+    if (fn->has_work_group_calls)
         return true;
     for (const CallEdge *e = fn->calls; e; e = e->next)
         if (function_needs_scratch(ctx, e->callee, depth + 1))
@@ -803,19 +783,6 @@ void emit_groups_free(EmitCtx *ctx)
     free(memo->values);
     free(memo);
     ctx->group_data = NULL;
-}
-
-static bool tree_needs_scratch(const Node *n, int depth)
-{
-    if (!n)
-        return false;
-    if (call_needs_scratch(n))
-        return true;
-    const Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body, n->callee};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (tree_needs_scratch(kids[i], depth))
-            return true;
-    return list_needs_scratch(&n->args, depth) || list_needs_scratch(&n->items, depth);
 }
 
 void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn)

@@ -44,6 +44,14 @@ void sema_mark_async(Sema *s)
         s->func->uses_async_barrier = true;
 }
 
+/* A work-group collective in the current function: the OpenCL emitter
+ * gives such functions the work-group scratch (emit_groups.c). */
+static void note_work_group_call(Sema *s, const Type *group)
+{
+    if (s->func && group && group->kind == TY_GROUP && group->group == GROUP_WORK_GROUP)
+        s->func->has_work_group_calls = true;
+}
+
 static void store_args(Args *A)
 {
     NodeList out = {0};
@@ -487,6 +495,9 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
         }
         break;
     }
+    if ((info->kind == BK_GROUP_FN || info->kind == BK_GROUP_ALGO || info->kind == BK_JOINT) &&
+        bi != BI_GROUP_BARRIER)
+        note_work_group_call(s, A.t[0]);
     store_args(&A);
     return ty;
 }
