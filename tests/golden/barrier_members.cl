@@ -90,11 +90,14 @@ static inline uint sgc_async_copy_chunk(__local uchar *dst, __global const uchar
 typedef ulong sgc_arrival_token;
 
 /* A __local pointer may reach us as a shared-window offset or as a generic
- * address depending on the driver; isspacep tells them apart. */
+ * address depending on the driver; isspacep tells them apart.  Not volatile:
+ * the answer depends on p alone, so the compiler may compute it once for
+ * all the operations on one barrier (NVIDIA's OpenCL otherwise repeats the
+ * test at each, 10 in bench/tiles.sgc's loop). */
 static inline uint sgc_shared_addr(const __local void *p)
 {
     uint r;
-    __asm__ volatile("{ .reg .pred g; .reg .u64 a;\n\t"
+    __asm__("{ .reg .pred g; .reg .u64 a;\n\t"
                      "isspacep.shared g, %1;\n\t"
                      "@g cvta.to.shared.u64 a, %1;\n\t"
                      "@!g mov.u64 a, %1;\n\t"
@@ -172,10 +175,24 @@ static inline bool sgc_async_barrier_test_wait(__local sgc_async_barrier *b, sgc
     return done != 0;
 }
 
+/* sm_90 has try_wait, which parks the thread for a while in hardware instead
+ * of burning issue slots (as barrier.cuh does); before it, test_wait polls.
+ * Measured on the H100: bench/tiles.sgc's split tiles on NVIDIA OpenCL
+ * polled at 0.82x of the hand-written CUDA (bench/RESULTS.md). */
 static inline void sgc_async_barrier_wait(__local sgc_async_barrier *b, sgc_arrival_token token)
 {
+#if defined(SGC_NV_SM) && SGC_NV_SM >= 90
+    uint done;
+    do {
+        __asm__ volatile("{ .reg .pred p;\n\t"
+                         "mbarrier.try_wait.shared.b64 p, [%1], %2;\n\t"
+                         "selp.b32 %0, 1, 0, p; }"
+                         : "=r"(done) : "r"(sgc_shared_addr(b)), "l"(token) : "memory");
+    } while (!done);
+#else
     while (!sgc_async_barrier_test_wait(b, token))
         ;
+#endif
 }
 
 static inline void sgc_async_copy_bytes(__local uchar *dst, __global const uchar *src, uint bytes)
