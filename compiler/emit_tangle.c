@@ -332,7 +332,9 @@ static void print_divergent_if(EmitCtx *ctx, Tangle *t, const Node *s)
         line(ctx, "} else {");
         ctx->indent++;
         snprintf(pred, sizeof pred, "sgc_tangle_else_%d", id);
-        line(ctx, "const %s %s = %s & ~%s;", mask_type(ctx), pred, saved.mask, then_mask);
+        /* The else side may need no mask at all; C++ would warn then. */
+        line(ctx, "%sconst %s %s = %s & ~%s;", ctx->hooks->is_cxx ? "[[maybe_unused]] " : "",
+             mask_type(ctx), pred, saved.mask, then_mask);
         snprintf(t->scope.mask, sizeof t->scope.mask, "%s", pred);
         if (s->els->kind == ND_BLOCK)
             print_items(ctx, t, s->els->items.head, NULL);

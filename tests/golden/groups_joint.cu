@@ -378,16 +378,12 @@ __device__ __forceinline__ T inclusive_by_rank(unsigned mask, T x, Op op)
     return x;
 }
 
-/* Aligned blocks with every lane present (a full fixed-size group or
- * sub-group): g.size is a constant after inlining, so these loops unroll
- * into the xor butterfly and the shift-up ladder of cooperative groups'
- * tiles, with no rank arithmetic. */
-__device__ __forceinline__ bool full_block(group g)
-{
-    return g.size != 0u && (unsigned)__popc(g.mask) == g.size;
-}
-
-/* Full blocks shuffle under one mask for every lane running this code, not
+/* Aligned blocks (fixed-size groups and the sub-group): g.size is a
+ * constant after inlining, so these loops unroll into the xor butterfly and
+ * the shift-up ladder of cooperative groups' tiles, with no rank
+ * arithmetic.
+ *
+ * Blocks shuffle under one mask for every lane running this code, not
  * the block's own N lanes: when the 32/N blocks of a converged warp each
  * name only their own lanes, the hardware serialises the shuffle per
  * distinct mask (2.2x slower for N = 4, bench/gpu_shfl_masks.cu).
@@ -398,10 +394,10 @@ __device__ __forceinline__ bool full_block(group g)
  * exist when all 32 run.  ptxas then emits bare shuffles after one
  * convergence test, where a mask known only at run time costs a
  * MATCH.ANY/REDUX.OR test before each shuffle (SASS of the same benchmark),
- * and no second, per-lane test (popc(g.mask) == N) is left on that path.
- * Otherwise (on_fixed) the active lanes plus the block's own, so each
- * shuffle waits for a block the warp has split under; the other lanes in
- * the mask run the same unrolled shuffles (same call site, same N).
+ * and no per-block test is left on that path.  Otherwise (on_fixed) the
+ * active lanes plus the block's own, so each shuffle waits for a block the
+ * warp has split under; the other lanes in the mask run the same unrolled
+ * shuffles (same call site, same N, same path).
  * 32-lane blocks need no test at all (warp_group, below).
  *
  * The butterfly combines the lower lane's value on the left, so every
@@ -504,7 +500,14 @@ __device__ __forceinline__ bool whole_warp(group g)
  * active lanes plus the block's own, and the ladder (it reads lower lanes
  * only) serves a partial block too, so no rank arithmetic and no loop
  * with a run-time trip count is left.  That keeps the call small enough
- * for nvcc to unroll a loop of calls around the whole-warp test. */
+ * for nvcc to unroll a loop of calls around the whole-warp test.
+ *
+ * Every lane the mask names runs the same shuffles here, full block or
+ * partial: reduce is the ladder and a broadcast of the block's last member
+ * for all of them.  Lanes of one mask at different shuffle instructions
+ * gave wrong results on the H100 (full blocks on shfl.bfly, a partial one
+ * on shfl.idx: 77 failed checks at local size 37, bench/RESULTS.md), and
+ * PTX does not promise the idx-only mix that used to pass either. */
 template <block_algo A, class T, class Op>
 __device__ __forceinline__ T on_fixed(group g, T x, Op op)
 {
@@ -512,12 +515,6 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
         return block_algo_under<A>(0xffffffffu, g.size, x, op);
     unsigned mask = __activemask() | g.mask;
     if constexpr (A == BLOCK_REDUCE) {
-        T r;
-        if (full_block(g))
-            return block_reduce_under(mask, g.size, x, op);
-        if (native_reduce<T, Op>(g.mask, x, &r))
-            return r;
-        /* A partial block: the ladder, then its last member's total. */
         T y = block_inclusive_under(mask, g.size, x, op);
         return shfl(y, last_lane(g.mask), mask);
     } else {
@@ -532,8 +529,6 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
     T r;
     if (warp_group(g))
         return reduce_on_warp(g, x, op);
-    /* A full block: the butterfly with one mask beats redux.sync on the
-     * block's own mask (bench/gpu_shfl_masks.cu). */
     if (narrow_fixed(g))
         return on_fixed<BLOCK_REDUCE>(g, x, op);
     if (native_reduce<T, Op>(g.mask, x, &r))

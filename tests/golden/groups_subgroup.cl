@@ -709,13 +709,13 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #define SGC_FIXED(g) ((g).kind == SGC_KIND_FIXED)
 #if defined(SGC_TIER_NVPTX)
 /* nvptx: warps need no uniform path.  Groups of 32 lanes and whole warps
- * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them a full block
- * takes the butterfly, and partial blocks the ladder (and a broadcast for
- * reduce), as in cuda_subgroup.cuh's on_fixed: no rank arithmetic and no
- * loop with a run-time trip count, so a loop of calls stays small enough
- * to unroll.  SGC_LADDER_FIXED: the blocks the scans' ladder serves;
- * SGC_PREFIX_FIXED: the partial blocks whose reduce is the ladder and a
- * broadcast. */
+ * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them every narrower
+ * block, full or partial, takes the ladder (and a broadcast for reduce,
+ * SGC_NV_BLOCK_FIRST), as in cuda_subgroup.cuh's on_fixed: the same
+ * shuffles for every lane of the mask, no rank arithmetic and no loop with
+ * a run-time trip count, so a loop of calls stays small enough to unroll.
+ * SGC_LADDER_FIXED: the blocks the scans' ladder serves; SGC_PREFIX_FIXED:
+ * the blocks whose reduce is the ladder and a broadcast. */
 #define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
 #define SGC_LADDER_FIXED(g) SGC_FIXED(g)
 #define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
@@ -934,8 +934,12 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_logical_or(m, T, x)
 #endif
 #define SGC_NV_FAST_multiplies(m, T, x)
-/* nvptx: a full block narrower than the warp takes the butterfly under one
- * mask before redux.sync on its own mask (as the CUDA library does). */
+/* nvptx: a fixed-size group narrower than the warp that is not the whole
+ * warp takes the ladder and a broadcast of its block's last member, full
+ * block or partial, under the active lanes plus its block (SGC_ON_BLOCK):
+ * every lane that mask names then runs the same shuffles, as in
+ * cuda_subgroup.cuh's on_fixed (lanes of one mask at different shuffle
+ * instructions gave wrong results on the H100). */
 #if defined(SGC_TIER_NVPTX)
 #define SGC_NV_BLOCK_FIRST(g) ((g).size < 32u)
 #else
@@ -994,8 +998,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
         SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
-        if (SGC_FULL_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                         \
-            return sgc_block_reduce_##op##_##T(g, x);                           \
+        if (SGC_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                              \
+            return sgc_block_prefix_reduce_##op##_##T(g, x);                    \
         SGC_NV_FAST_##op((g).mask, T, x)                                        \
         if (SGC_FULL_FIXED(g))                                                  \
             return sgc_block_reduce_##op##_##T(g, x);                           \

@@ -274,7 +274,7 @@ extern "C" __global__ void tangle_if(unsigned int *out, int n) {
             sgc::group t = sgc::get_tangle_group(sgc::get_sub_group(), sgc_tangle_then_1);
             out[lid] = t.get_local_linear_id();
         } else {
-            const unsigned sgc_tangle_else_1 = sgc_tangle & ~sgc_tangle_then_1;
+            [[maybe_unused]] const unsigned sgc_tangle_else_1 = sgc_tangle & ~sgc_tangle_then_1;
 #line 12 "tangle_if.sgc"
             sgc::group t = sgc::get_tangle_group(sgc::get_sub_group(), sgc_tangle_else_1);
             out[lid] = t.get_local_linear_range();
