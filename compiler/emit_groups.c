@@ -153,10 +153,17 @@ bool emit_has_only_full_warps(const Symbol *fn)
 {
     if (!fn || !fn->is_kernel)
         return false;
-    long size = 1;
-    for (int d = 0; d < 3; d++)
-        size *= fn->reqd_work_group_size[d];
-    return size > 0 && size % 32 == 0;
+    /* The product is a multiple of 32 when its factors hold five factors of
+     * two between them (counted, not multiplied: sizes may be large). */
+    int twos = 0;
+    for (int d = 0; d < 3; d++) {
+        int size = fn->reqd_work_group_size[d];
+        if (size <= 0)
+            return false;
+        for (; size % 2 == 0 && twos < 5; size /= 2)
+            twos++;
+    }
+    return twos >= 5;
 }
 
 static void group_ctor(EmitCtx *ctx, const Node *call, bool cuda)
