@@ -156,15 +156,19 @@ __device__ __forceinline__ T block_reduce_under(unsigned mask, unsigned size, T 
     return x;
 }
 
-/* The shift-up ladder.  shfl.idx from a per-lane source, not shfl.up with
- * a width: the latter measured slower on the H100 (sub-group uint scan
- * 0.70x -> 0.64x of cooperative groups, bench/RESULTS.md). */
+/* The shift-up ladder, as shfl.up with a width of the block: no source-lane
+ * arithmetic per round.  On the H100 this measured slower than shfl.idx
+ * while masks were known only at run time (fifth session: sub-group uint
+ * scan 0.70x -> 0.64x of cooperative groups) and faster once the common
+ * paths named constant masks (sixth: 0.98x -> 1.00x, fixed8 scan uint
+ * 1.03x -> 1.08x; bench/RESULTS.md).  Every lane of a mask runs this same
+ * code (see on_fixed). */
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive_under(unsigned mask, unsigned size, T x, Op op)
 {
     unsigned l = lane(), r = l & (size - 1u);
     for (unsigned d = 1; d < size; d <<= 1) {
-        T y = shfl(x, r >= d ? l - d : l, mask);
+        T y = shfl_up(x, d, size, mask);
         if (r >= d)
             x = op(y, x);
     }

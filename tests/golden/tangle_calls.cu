@@ -93,6 +93,20 @@ __device__ __forceinline__ T shfl(T x, unsigned src, unsigned mask)
         return __shfl_sync(mask, x, (int)src);
 }
 
+/* The value of lane (this lane - d) within aligned segments of `width`
+ * lanes, or the caller's own when that lane lies in an earlier segment: as
+ * shfl(x, r >= d ? lane() - d : lane(), mask) with r the rank in the
+ * segment, but as shfl.up, with no source-lane arithmetic per round (what
+ * cooperative groups' scans compile to). */
+template <class T>
+__device__ __forceinline__ T shfl_up(T x, unsigned d, unsigned width, unsigned mask)
+{
+    if constexpr (sizeof(T) < 4)
+        return (T)__shfl_up_sync(mask, (int)x, d, (int)width);
+    else
+        return __shfl_up_sync(mask, x, d, (int)width);
+}
+
 /* ---- group values ---- */
 
 /* A sub-group-scope group: sub_group, ballot, fixed-size, tangle or

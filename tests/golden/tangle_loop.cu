@@ -93,6 +93,20 @@ __device__ __forceinline__ T shfl(T x, unsigned src, unsigned mask)
         return __shfl_sync(mask, x, (int)src);
 }
 
+/* The value of lane (this lane - d) within aligned segments of `width`
+ * lanes, or the caller's own when that lane lies in an earlier segment: as
+ * shfl(x, r >= d ? lane() - d : lane(), mask) with r the rank in the
+ * segment, but as shfl.up, with no source-lane arithmetic per round (what
+ * cooperative groups' scans compile to). */
+template <class T>
+__device__ __forceinline__ T shfl_up(T x, unsigned d, unsigned width, unsigned mask)
+{
+    if constexpr (sizeof(T) < 4)
+        return (T)__shfl_up_sync(mask, (int)x, d, (int)width);
+    else
+        return __shfl_up_sync(mask, x, d, (int)width);
+}
+
 /* ---- group values ---- */
 
 /* A sub-group-scope group: sub_group, ballot, fixed-size, tangle or
@@ -411,15 +425,19 @@ __device__ __forceinline__ T block_reduce_under(unsigned mask, unsigned size, T 
     return x;
 }
 
-/* The shift-up ladder.  shfl.idx from a per-lane source, not shfl.up with
- * a width: the latter measured slower on the H100 (sub-group uint scan
- * 0.70x -> 0.64x of cooperative groups, bench/RESULTS.md). */
+/* The shift-up ladder, as shfl.up with a width of the block: no source-lane
+ * arithmetic per round.  On the H100 this measured slower than shfl.idx
+ * while masks were known only at run time (fifth session: sub-group uint
+ * scan 0.70x -> 0.64x of cooperative groups) and faster once the common
+ * paths named constant masks (sixth: 0.98x -> 1.00x, fixed8 scan uint
+ * 1.03x -> 1.08x; bench/RESULTS.md).  Every lane of a mask runs this same
+ * code (see on_fixed). */
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive_under(unsigned mask, unsigned size, T x, Op op)
 {
     unsigned l = lane(), r = l & (size - 1u);
     for (unsigned d = 1; d < size; d <<= 1) {
-        T y = shfl(x, r >= d ? l - d : l, mask);
+        T y = shfl_up(x, d, size, mask);
         if (r >= d)
             x = op(y, x);
     }
