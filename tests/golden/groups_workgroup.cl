@@ -695,22 +695,18 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
  * count (the generic rank-based code) out of fixed-size kernels, which PoCL
  * 5, where each shuffle is a work-group barrier, took minutes to compile. */
 #define SGC_FIXED(g) ((g).kind == SGC_KIND_FIXED)
+/* SGC_BUTTERFLY_FIXED: the fixed-size groups whose reduce is the butterfly.
+ * nvptx: none here, since groups of 32 lanes and whole warps take
+ * SGC_NV_WARP_REDUCE/_SCAN first (below), and after them every narrower
+ * block, full or partial, takes the ladder and a broadcast, as in
+ * cuda_subgroup.cuh's on_fixed: every lane of the mask then runs the same
+ * shuffles (lanes of one mask at different shuffle instructions gave wrong
+ * results on the H100), with no rank arithmetic and no loop with a
+ * run-time trip count, so a loop of calls stays small enough to unroll. */
 #if defined(SGC_TIER_NVPTX)
-/* nvptx: warps need no uniform path.  Groups of 32 lanes and whole warps
- * take SGC_NV_WARP_REDUCE/_SCAN first (below); after them every narrower
- * block, full or partial, takes the ladder (and a broadcast for reduce,
- * SGC_NV_BLOCK_FIRST), as in cuda_subgroup.cuh's on_fixed: the same
- * shuffles for every lane of the mask, no rank arithmetic and no loop with
- * a run-time trip count, so a loop of calls stays small enough to unroll.
- * SGC_LADDER_FIXED: the blocks the scans' ladder serves; SGC_PREFIX_FIXED:
- * the blocks whose reduce is the ladder and a broadcast. */
-#define SGC_FULL_FIXED(g) (SGC_FIXED(g) && sgc_popcount((g).mask) == (g).size)
-#define SGC_LADDER_FIXED(g) SGC_FIXED(g)
-#define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
+#define SGC_BUTTERFLY_FIXED(g) false
 #else
-#define SGC_FULL_FIXED(g) (SGC_FIXED(g) && (sgc_sub_group_size() & ((g).size - 1u)) == 0u)
-#define SGC_LADDER_FIXED(g) SGC_FIXED(g)
-#define SGC_PREFIX_FIXED(g) SGC_FIXED(g)
+#define SGC_BUTTERFLY_FIXED(g) (SGC_FIXED(g) && (sgc_sub_group_size() & ((g).size - 1u)) == 0u)
 #endif
 /* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
  * lane running this code, so a converged warp's 32/N blocks do not shuffle
@@ -922,18 +918,6 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_logical_or(m, T, x)
 #endif
 #define SGC_NV_FAST_multiplies(m, T, x)
-/* nvptx: a fixed-size group narrower than the warp that is not the whole
- * warp takes the ladder and a broadcast of its block's last member, full
- * block or partial, under the active lanes plus its block (SGC_ON_BLOCK):
- * every lane that mask names then runs the same shuffles, as in
- * cuda_subgroup.cuh's on_fixed (lanes of one mask at different shuffle
- * instructions gave wrong results on the H100). */
-#if defined(SGC_TIER_NVPTX)
-#define SGC_NV_BLOCK_FIRST(g) ((g).size < 32u)
-#else
-#define SGC_NV_BLOCK_FIRST(g) false
-#endif
-
 /* nvptx, as in cuda_subgroup.cuh (warp_group, whole_warp):
  *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
  *    member calls (SPEC §1.1), so their own mask, the warp's existing lanes
@@ -985,14 +969,12 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
         SGC_KHR_NU(g, op, reduce, x)                                            \
         SGC_KHR_CLUSTERED(g, op, x)                                             \
-        SGC_NV_WARP_REDUCE(g, op, T, x)                                   \
-        if (SGC_FIXED(g) && SGC_NV_BLOCK_FIRST(g))                              \
+        SGC_NV_WARP_REDUCE(g, op, T, x)                                         \
+        if (SGC_BUTTERFLY_FIXED(g))                                             \
+            return sgc_block_reduce_##op##_##T(g, x);                           \
+        if (SGC_FIXED(g))                                                       \
             return sgc_block_prefix_reduce_##op##_##T(g, x);                    \
         SGC_NV_FAST_##op((g).mask, T, x)                                        \
-        if (SGC_FULL_FIXED(g))                                                  \
-            return sgc_block_reduce_##op##_##T(g, x);                           \
-        if (SGC_PREFIX_FIXED(g))                                                \
-            return sgc_block_prefix_reduce_##op##_##T(g, x);                    \
         return sgc_generic_reduce_##op##_##T(g.mask, x);                        \
     }                                                                           \
     inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
@@ -1000,8 +982,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
         SGC_KHR_NU(g, op, scan_inclusive, x)                                    \
-        SGC_NV_WARP_SCAN(g, op, T, inclusive, x)                          \
-        if (SGC_LADDER_FIXED(g))                                                \
+        SGC_NV_WARP_SCAN(g, op, T, inclusive, x)                                \
+        if (SGC_FIXED(g))                                                       \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \
@@ -1010,8 +992,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
         SGC_KHR_NU_EXCLUSIVE_##T(g, op, x)                                      \
-        SGC_NV_WARP_SCAN(g, op, T, exclusive, x)                          \
-        if (SGC_LADDER_FIXED(g))                                                \
+        SGC_NV_WARP_SCAN(g, op, T, exclusive, x)                                \
+        if (SGC_FIXED(g))                                                       \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
     }                                                                           \

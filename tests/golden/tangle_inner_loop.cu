@@ -435,7 +435,7 @@ __device__ __forceinline__ T block_reduce_under(unsigned mask, unsigned size, T 
 template <class T, class Op>
 __device__ __forceinline__ T block_inclusive_under(unsigned mask, unsigned size, T x, Op op)
 {
-    unsigned l = lane(), r = l & (size - 1u);
+    unsigned r = lane() & (size - 1u);
     for (unsigned d = 1; d < size; d <<= 1) {
         T y = shfl_up(x, d, size, mask);
         if (r >= d)
@@ -451,6 +451,17 @@ __device__ __forceinline__ T block_exclusive_under(unsigned mask, unsigned size,
     T y = block_inclusive_under(mask, size, x, op);
     T t = shfl(y, r > 0 ? l - 1u : l, mask);
     return r > 0 ? t : Op::template identity<T>();
+}
+
+/* Reduce for a block whose members are its first lanes, full or not: the
+ * ladder, then the total of its last member, lane `last` (the twin of
+ * opencl_subgroup.cl's sgc_block_prefix_reduce_under). */
+template <class T, class Op>
+__device__ __forceinline__ T block_prefix_reduce_under(unsigned mask, unsigned size, unsigned last,
+                                                       T x, Op op)
+{
+    T y = block_inclusive_under(mask, size, x, op);
+    return shfl(y, last, mask);
 }
 
 enum block_algo { BLOCK_REDUCE, BLOCK_INCLUSIVE, BLOCK_EXCLUSIVE };
@@ -491,8 +502,7 @@ __device__ __forceinline__ T reduce_on_warp(group g, T x, Op op)
     }
     if (native_reduce<T, Op>(g.mask, x, &r))
         return r;
-    T y = block_inclusive_under(g.mask, 32u, x, op);
-    return shfl(y, last_lane(g.mask), g.mask);
+    return block_prefix_reduce_under(g.mask, 32u, last_lane(g.mask), x, op);
 }
 
 /* A fixed-size group narrower than the warp.  Its parent is the sub-group,
@@ -529,12 +539,10 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
     if (whole_warp(g))
         return block_algo_under<A>(0xffffffffu, g.size, x, op);
     unsigned mask = __activemask() | g.mask;
-    if constexpr (A == BLOCK_REDUCE) {
-        T y = block_inclusive_under(mask, g.size, x, op);
-        return shfl(y, last_lane(g.mask), mask);
-    } else {
+    if constexpr (A == BLOCK_REDUCE)
+        return block_prefix_reduce_under(mask, g.size, last_lane(g.mask), x, op);
+    else
         return block_algo_under<A>(mask, g.size, x, op);
-    }
 }
 
 template <class T, class Op>
