@@ -18,6 +18,7 @@
  * Everything is static (inline), so the header may be included by several
  * translation units; output depends only on the tree, like the emitters. */
 #include "emit_header.h"
+#include "emit_spelling.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -134,15 +135,9 @@ static void emit_default(EmitBuffer *out, const Symbol *sc, const ScalarInfo *si
     switch (sc->ty->kind) {
     case TY_FLOAT:
     case TY_DOUBLE: {
-        const char *suffix = sc->ty->kind == TY_FLOAT ? "f" : "";
-        if (isnan(d))
-            emit_printf(out, "(0.0%s / 0.0%s)", suffix, suffix);
-        else if (isinf(d))
-            emit_printf(out, "(%s1.0%s / 0.0%s)", d < 0 ? "-" : "", suffix, suffix);
-        else if (sc->ty->kind == TY_FLOAT)
-            emit_printf(out, "%.9gf", d);
-        else
-            emit_printf(out, "%.17g", d);
+        char spelling[EMIT_SPELLING_MAX];
+        emit_spell_float(spelling, sizeof spelling, d, sc->ty->kind == TY_FLOAT);
+        emit_printf(out, "%s", spelling);
         break;
     }
     case TY_BOOL: emit_printf(out, "%s", v ? "true" : "false"); break;
@@ -199,6 +194,52 @@ static bool param_shape(const Type *ty, ParamShape *shape)
     return shape->scalar || ((ty->kind == TY_STRUCT || ty->kind == TY_UNION) && ty->size > 0);
 }
 
+const char *emit_header_scalar_name(const Type *ty)
+{
+    const ScalarInfo *si = scalar_info(ty);
+    return si ? si->lower : NULL;
+}
+
+bool emit_header_param_shape(const Type *ty, EmitParamShape *out)
+{
+    ParamShape shape;
+    bool ok = param_shape(ty, &shape);
+    out->kind = shape.kind[0] == 'G'   ? EMIT_PARAM_GLOBAL
+                : shape.kind[0] == 'C' ? EMIT_PARAM_CONSTANT
+                : shape.kind[0] == 'L' ? EMIT_PARAM_LOCAL
+                                       : EMIT_PARAM_SCALAR;
+    out->scalar_name = shape.scalar ? shape.scalar->lower : NULL;
+    out->size = shape.size;
+    out->is_const = ty->kind == TY_PTR ? ty->base && ty->base->is_const : ty->is_const;
+    return ok;
+}
+
+bool emit_header_check(const TranslationUnit *tu, const char *what, Diag *diag)
+{
+    for (int i = 0; i < tu->spec_const_count; i++)
+        if (!scalar_info(tu->spec_consts[i]->ty)) {
+            diag_error(diag, tu->spec_consts[i]->loc,
+                       "%s: spec constant '%s' is not a scalar; sgrt cannot bind it", what,
+                       tu->spec_consts[i]->name);
+            return false;
+        }
+    for (int k = 0; k < tu->kernel_count; k++) {
+        const Symbol *kernel = tu->kernels[k];
+        int i = 0;
+        for (const Param *p = kernel->ty->params; p; p = p->next, i++) {
+            ParamShape shape;
+            if (!param_shape(p->ty, &shape)) {
+                diag_error(diag, p->loc,
+                           "kernel '%s': parameter %d cannot be passed from the host (use a "
+                           "global, local or constant pointer, a scalar or a struct)",
+                           kernel->name, i + 1);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static int param_count(const Symbol *k)
 {
     int n = 0;
@@ -207,27 +248,20 @@ static int param_count(const Symbol *k)
     return n;
 }
 
-static bool emit_kernel_params(EmitBuffer *out, const Symbol *k, const char *module, Diag *diag)
+/* Parameters were checked by emit_header_check. */
+static void emit_kernel_params(EmitBuffer *out, const Symbol *k, const char *module)
 {
     if (!k->ty->params)
-        return true;
+        return;
     emit_printf(out, "static const sgrt_param_desc %s_%s_params[] = {\n", module, k->name);
-    int i = 0;
-    for (const Param *p = k->ty->params; p; p = p->next, i++) {
+    for (const Param *p = k->ty->params; p; p = p->next) {
         ParamShape shape;
-        if (!param_shape(p->ty, &shape)) {
-            diag_error(diag, p->loc,
-                       "kernel '%s': parameter %d cannot be passed from the host (use a "
-                       "global, local or constant pointer, a scalar or a struct)",
-                       k->name, i + 1);
-            return false;
-        }
+        param_shape(p->ty, &shape);
         emit_printf(out, "    {\"%s\", SGRT_PARAM_%s, SGRT_TYPE_%s, %d},\n",
                     p->name ? p->name : "", shape.kind,
                     shape.scalar ? shape.scalar->sgrt : "NONE", shape.size);
     }
     emit_printf(out, "};\n");
-    return true;
 }
 
 static void emit_kernel_table(EmitBuffer *out, const TranslationUnit *tu, const char *module)
@@ -411,13 +445,8 @@ bool emit_header(const TranslationUnit *tu, const char *module_name, const char 
         emit_header_module_name(module_name, module, sizeof module);
     else
         emit_header_module_name(tu->main_file, module, sizeof module);
-    for (int i = 0; i < tu->spec_const_count; i++)
-        if (!scalar_info(tu->spec_consts[i]->ty)) {
-            diag_error(diag, tu->spec_consts[i]->loc,
-                       "--header: spec constant '%s' is not a scalar; sgrt cannot bind it",
-                       tu->spec_consts[i]->name);
-            return false;
-        }
+    if (!emit_header_check(tu, "--header", diag))
+        return false;
     emit_printf(out, "/* Generated by sgcc --header from %s: the module '%s' for the sgrt "
                      "runtime.\n * Do not edit; regenerate instead.  See docs/RUNTIME.md. */\n",
                 tu->main_file ? tu->main_file : "<input>", module);
@@ -430,8 +459,7 @@ bool emit_header(const TranslationUnit *tu, const char *module_name, const char 
     emit_source_literal(out, module, "cuda", cuda_src, cuda_len);
     emit_spec_table(out, tu, module);
     for (int i = 0; i < tu->kernel_count; i++)
-        if (!emit_kernel_params(out, tu->kernels[i], module, diag))
-            return false;
+        emit_kernel_params(out, tu->kernels[i], module);
     if (tu->kernel_count)
         emit_printf(out, "\n");
     emit_kernel_table(out, tu, module);
