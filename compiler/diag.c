@@ -136,6 +136,33 @@ const char *srcmgr_line_text(const SourceManager *sm, SrcLoc loc, size_t *len)
     return f->text + start;
 }
 
+/* ---- warning names ----------------------------------------------------- */
+
+const DiagWarningInfo diag_warnings[WARN_COUNT] = {
+    [WARN_NONE] = {NULL, false, NULL},
+#define X(id, name, on, what) [WARN_##id] = {name, on, what},
+    DIAG_WARNINGS(X)
+#undef X
+};
+
+DiagWarning diag_warning_find(const char *name)
+{
+    for (int w = 1; w < WARN_COUNT; w++)
+        if (strcmp(diag_warnings[w].name, name) == 0)
+            return (DiagWarning)w;
+    return WARN_NONE;
+}
+
+const char *diag_option_text(const DiagRecord *r, char *buf, size_t size)
+{
+    if (r->warning == WARN_NONE)
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, "-W%s%s", r->level >= DIAG_ERROR ? "error=" : "",
+                 diag_warnings[r->warning].name);
+    return buf;
+}
+
 /* ---- diagnostics ------------------------------------------------------- */
 
 void diag_init(Diag *d, SourceManager *sources, FILE *out)
@@ -149,6 +176,8 @@ void diag_init(Diag *d, SourceManager *sources, FILE *out)
     strcpy(d->sgr[DIAG_COLOR_NOTE], "01;36");
     strcpy(d->sgr[DIAG_COLOR_LOCUS], "01");
     strcpy(d->sgr[DIAG_COLOR_QUOTE], "01");
+    for (int w = 1; w < WARN_COUNT; w++)
+        d->warning_enabled[w] = diag_warnings[w].default_on;
 }
 
 void diag_set_colors(Diag *d, const char *spec)
@@ -261,17 +290,21 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_json(Diag *d, DiagLevel level, const char *file, unsigned line,
-                       unsigned col, const char *message)
+static void print_json(Diag *d, const DiagRecord *r)
 {
     fputs(d->json_started ? ",\n  {" : "[\n  {", d->out);
     d->json_started = true;
     fputs("\"file\": ", d->out);
-    json_string(d->out, file);
-    fprintf(d->out, ", \"line\": %u, \"column\": %u, \"severity\": ", line, col);
-    json_string(d->out, level_name(level));
+    json_string(d->out, r->file);
+    fprintf(d->out, ", \"line\": %u, \"column\": %u, \"severity\": ", r->line, r->column);
+    json_string(d->out, level_name(r->level));
     fputs(", \"message\": ", d->out);
-    json_string(d->out, message);
+    json_string(d->out, r->message);
+    if (r->warning != WARN_NONE) {
+        char option[64];
+        fputs(", \"option\": ", d->out);
+        json_string(d->out, diag_option_text(r, option, sizeof option));
+    }
     fputc('}', d->out);
 }
 
@@ -306,29 +339,49 @@ static void print_caret_line(Diag *d, DiagLevel level, const char *text, size_t 
 
 /* GCC's layout: "file:line:col: error: message", colour codes around the
  * locus and the level only, so that the text without them is unchanged. */
-static void print_text(Diag *d, DiagLevel level, const char *file, unsigned line,
-                       unsigned col, const char *message)
+static void print_text(Diag *d, const DiagRecord *r)
 {
+    DiagLevel level = r->level;
     color_start(d, DIAG_COLOR_LOCUS);
-    if (line > 0)
-        fprintf(d->out, "%s:%u:%u:", file, line, col);
+    if (r->line > 0)
+        fprintf(d->out, "%s:%u:%u:", r->file, r->line, r->column);
     else
-        fprintf(d->out, "%s:", file);
+        fprintf(d->out, "%s:", r->file);
     color_end(d, DIAG_COLOR_LOCUS);
     fputc(' ', d->out);
     color_start(d, level_color(level));
     fprintf(d->out, "%s: ", level_name(level));
     color_end(d, level_color(level));
-    print_message(d, message);
+    print_message(d, r->message);
+    if (r->warning != WARN_NONE) {
+        /* GCC's "[-Wname]", the name in the level's colour. */
+        char option[64];
+        fputs(" [", d->out);
+        color_start(d, level_color(level));
+        fputs(diag_option_text(r, option, sizeof option), d->out);
+        color_end(d, level_color(level));
+        fputc(']', d->out);
+    }
     fputc('\n', d->out);
+    if (r->source_line)
+        print_caret_line(d, level, r->source_line, r->source_line_len, r->column);
 }
 
-static bool count_and_filter(Diag *d, DiagLevel *level)
+void diag_print(Diag *d, const DiagRecord *r)
+{
+    if (d->format == DIAG_FORMAT_JSON)
+        print_json(d, r);
+    else
+        print_text(d, r);
+}
+
+static bool count_and_filter(Diag *d, DiagLevel *level, DiagWarning warning)
 {
     if (*level == DIAG_WARNING) {
-        if (d->suppress_warnings)
+        if (d->suppress_warnings || (warning != WARN_NONE && !d->warning_enabled[warning]))
             return false;
-        if (d->warnings_as_errors)
+        signed char as_error = warning != WARN_NONE ? d->warning_error[warning] : 0;
+        if (as_error > 0 || (as_error == 0 && d->warnings_as_errors))
             *level = DIAG_ERROR;
     }
     if (*level >= DIAG_ERROR) {
@@ -341,46 +394,73 @@ static bool count_and_filter(Diag *d, DiagLevel *level)
     return true;
 }
 
-void diag_report_at(Diag *d, DiagLevel level, const char *file, unsigned line, unsigned col,
-                    const char *message)
+/* Hands a counted record to the sink, or prints it. */
+static void deliver(Diag *d, const DiagRecord *r)
 {
-    if (!count_and_filter(d, &level))
+    if (d->sink)
+        d->sink(d->sink_ctx, r);
+    else
+        diag_print(d, r);
+}
+
+static void report_at(Diag *d, DiagLevel level, DiagWarning warning, const char *file,
+                      unsigned line, unsigned col, const char *message)
+{
+    if (!count_and_filter(d, &level, warning))
         return;
     if (d->capture) {
         d->capture(d->capture_ctx, level, (SrcLoc){0, 0}, message);
         return;
     }
-    if (d->format == DIAG_FORMAT_JSON)
-        print_json(d, level, file, line, col, message);
-    else
-        print_text(d, level, file, line, col, message);
+    DiagRecord r = {.level = level, .warning = warning, .file = file, .line = line,
+                    .column = col, .message = message};
+    deliver(d, &r);
 }
 
-void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap)
+void diag_report_at(Diag *d, DiagLevel level, const char *file, unsigned line, unsigned col,
+                    const char *message)
+{
+    report_at(d, level, WARN_NONE, file, line, col, message);
+}
+
+void diag_warning_at(Diag *d, DiagWarning warning, const char *file, unsigned line,
+                     unsigned col, const char *message)
+{
+    report_at(d, DIAG_WARNING, warning, file, line, col, message);
+}
+
+static void report(Diag *d, DiagLevel level, DiagWarning warning, SrcLoc loc, const char *fmt,
+                   va_list ap)
 {
     char message[1024];
     vsnprintf(message, sizeof message, fmt, ap);
-    if (!count_and_filter(d, &level))
+    if (!count_and_filter(d, &level, warning))
         return;
     if (d->capture) {
         d->capture(d->capture_ctx, level, loc, message);
         return;
     }
     const SourceFile *f = srcmgr_file(d->sources, loc.file);
-    unsigned line = 0, col = 0;
-    if (f)
-        srcmgr_line_col(d->sources, loc, &line, &col);
-    const char *name = f ? f->name : "sgcc";
-    if (d->format == DIAG_FORMAT_JSON) {
-        print_json(d, level, name, line, col, message);
-        return;
-    }
-    print_text(d, level, name, line, col, message);
+    DiagRecord r = {.level = level, .warning = warning, .file = f ? f->name : "sgcc",
+                    .message = message};
     if (f) {
-        size_t len;
-        const char *text = srcmgr_line_text(d->sources, loc, &len);
-        print_caret_line(d, level, text, len, col);
+        srcmgr_line_col(d->sources, loc, &r.line, &r.column);
+        r.source_line = srcmgr_line_text(d->sources, loc, &r.source_line_len);
     }
+    deliver(d, &r);
+}
+
+void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap)
+{
+    report(d, level, WARN_NONE, loc, fmt, ap);
+}
+
+void diag_warning(Diag *d, DiagWarning warning, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, DIAG_WARNING, warning, loc, fmt, ap);
+    va_end(ap);
 }
 
 #define DEFINE_DIAG_FN(fn, level)                                   \
@@ -392,11 +472,12 @@ void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list 
         va_end(ap);                                                 \
     }
 DEFINE_DIAG_FN(diag_error, DIAG_ERROR)
-DEFINE_DIAG_FN(diag_warning, DIAG_WARNING)
 DEFINE_DIAG_FN(diag_note, DIAG_NOTE)
 
 void diag_finish(Diag *d)
 {
+    if (d->sink || !d->out)
+        return; /* the sink's owner prints */
     if (d->format == DIAG_FORMAT_JSON && !d->capture) {
         fputs(d->json_started ? "\n]\n" : "[]\n", d->out);
         d->json_started = false;

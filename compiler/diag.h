@@ -46,6 +46,64 @@ void srcmgr_line_col(const SourceManager *sm, SrcLoc loc, unsigned *line, unsign
 const char *srcmgr_line_text(const SourceManager *sm, SrcLoc loc, size_t *len);
 
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_FATAL } DiagLevel;
+
+/* Every warning sgcc gives, written once: X(id, name, on by default, what).
+ * `name` is the option spelling without "-W" (GCC's or Clang's name for the
+ * same warning where they have one): a warning prints "[-Wname]", and
+ * -Wname / -Wno-name / -Werror=name select it.  docs/CLI.md lists the same
+ * rows (tests/cli checks it). */
+#define DIAG_WARNINGS(X)                                                                   \
+    X(UNKNOWN_ATTRIBUTES, "unknown-attributes", true, "an attribute sgcc does not know")    \
+    X(IGNORED_ATTRIBUTES, "ignored-attributes", true,                                       \
+      "a kernel attribute on a function that is not a kernel")                              \
+    X(MISSING_DECLARATIONS, "missing-declarations", true,                                   \
+      "a declaration that declares nothing")                                                \
+    X(DISCARDED_QUALIFIERS, "discarded-qualifiers", true,                                   \
+      "a pointer conversion that drops const or volatile")                                  \
+    X(EXTRA_TOKENS, "extra-tokens", true, "tokens after the end of a directive")            \
+    X(MACRO_REDEFINED, "macro-redefined", true, "a macro defined again with another body")  \
+    X(IMPLICITLY_UNSIGNED_LITERAL, "implicitly-unsigned-literal", true,                     \
+      "a decimal constant in #if too large for intmax_t")                                   \
+    X(CPP, "cpp", true, "#warning")                                                         \
+    X(UNKNOWN_ESCAPE_SEQUENCE, "unknown-escape-sequence", true,                             \
+      "an unknown escape sequence in a character constant or string")                       \
+    X(MULTICHAR, "multichar", true, "a character constant with several characters")         \
+    X(VERIFY, "verify", true, "--verify cannot reach a device compiler (NVRTC missing)")
+
+typedef enum DiagWarning {
+    WARN_NONE, /* an error or a note: no option controls it */
+#define X(id, name, on, what) WARN_##id,
+    DIAG_WARNINGS(X)
+#undef X
+    WARN_COUNT
+} DiagWarning;
+
+typedef struct DiagWarningInfo {
+    const char *name;  /* without "-W" */
+    bool default_on;
+    const char *what;  /* for --help=warnings and the docs */
+} DiagWarningInfo;
+
+/* Indexed by DiagWarning; entry WARN_NONE is {NULL}. */
+extern const DiagWarningInfo diag_warnings[WARN_COUNT];
+
+/* The warning named `name` (without "-W"), or WARN_NONE. */
+DiagWarning diag_warning_find(const char *name);
+
+/* One diagnostic as reported, before printing: what a sink receives. */
+typedef struct DiagRecord {
+    DiagLevel level;          /* after -Werror */
+    DiagWarning warning;      /* WARN_NONE unless a warning (or one made an error) */
+    const char *file;         /* file name, "sgcc" when it belongs to no file */
+    unsigned line, column;    /* 1-based; 0 when there is no location */
+    const char *message;      /* one line, no "[-Wname]" */
+    const char *source_line;  /* the line of text at the location, or NULL */
+    size_t source_line_len;   /* bytes of source_line, without its newline */
+} DiagRecord;
+
+/* The option a record names, "-Wname" or "-Werror=name" (for a warning
+ * turned into an error), written to buf; "" when none. */
+const char *diag_option_text(const DiagRecord *r, char *buf, size_t size);
 typedef enum DiagFormat { DIAG_FORMAT_TEXT, DIAG_FORMAT_JSON } DiagFormat;
 
 /* Parts of a coloured diagnostic, named as in GCC_COLORS; each holds the
@@ -67,12 +125,18 @@ typedef struct Diag {
     char sgr[DIAG_COLOR_COUNT][32]; /* the colours; GCC's defaults */
     bool warnings_as_errors; /* -Werror */
     bool suppress_warnings;  /* -w */
+    bool warning_enabled[WARN_COUNT]; /* -Wname / -Wno-name; table defaults */
+    signed char warning_error[WARN_COUNT]; /* 1: -Werror=name, -1: -Wno-error=name, 0: -Werror decides */
     unsigned error_count, warning_count;
     unsigned max_errors;     /* stop reporting after this many (0 = no limit) */
     bool json_started;       /* JSON: an array has been opened */
     /* Optional capture hook used by unit tests instead of printing. */
     void (*capture)(void *ctx, DiagLevel level, SrcLoc loc, const char *message);
     void *capture_ctx;
+    /* Optional sink for whole records (libsgcc keeps them in its result);
+     * when set, nothing is printed.  The record lives for the call only. */
+    void (*sink)(void *ctx, const DiagRecord *record);
+    void *sink_ctx;
 } Diag;
 
 void diag_init(Diag *d, SourceManager *sources, FILE *out);
@@ -84,7 +148,8 @@ void diag_set_colors(Diag *d, const char *spec);
 void diag_finish(Diag *d);
 
 void diag_error(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void diag_warning(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_warning(Diag *d, DiagWarning warning, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void diag_note(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap);
 /* Reports a diagnostic at an explicit file:line:col that is not in the
@@ -92,6 +157,13 @@ void diag_report(Diag *d, DiagLevel level, SrcLoc loc, const char *fmt, va_list 
  * back through #line). */
 void diag_report_at(Diag *d, DiagLevel level, const char *file, unsigned line, unsigned col,
                     const char *message);
+/* The same for a warning (level DIAG_WARNING, subject to -w/-Wno-name). */
+void diag_warning_at(Diag *d, DiagWarning warning, const char *file, unsigned line,
+                     unsigned col, const char *message);
+/* Prints one record the way `d` is set up (text with or without colour,
+ * or one element of the JSON array); the sgcc command prints libsgcc's
+ * records with it. */
+void diag_print(Diag *d, const DiagRecord *record);
 
 static inline bool diag_has_errors(const Diag *d) { return d->error_count > 0; }
 

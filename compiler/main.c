@@ -104,6 +104,8 @@ typedef struct DriverOptions {
     bool deps_only, deps_md;    /* -M, -MD */
     const char *deps_file, *deps_target;
     bool verify, werror, no_warnings, stats;
+    bool warning_enabled[WARN_COUNT];      /* -Wname / -Wno-name */
+    signed char warning_error[WARN_COUNT]; /* -Werror=name / -Wno-error=name */
     ColorMode color;
     DiagFormat format;
 } DriverOptions;
@@ -232,10 +234,38 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     return -1;
 }
 
+/* -Wname, -Wno-name, -Werror=name, -Wno-error=name, -Wall, -Wextra (GCC's
+ * forms); returns a status to stop with, or -1. */
+static int apply_warning_option(DriverOptions *opt, const char *word)
+{
+    const char *name = word + 2;
+    bool negate = strncmp(name, "no-", 3) == 0;
+    if (negate)
+        name += 3;
+    bool error_form = strncmp(name, "error=", 6) == 0;
+    if (error_form)
+        name += 6;
+    if (!error_form && !negate && (strcmp(name, "all") == 0 || strcmp(name, "extra") == 0))
+        return -1; /* every sgcc warning is on by default */
+    DiagWarning w = diag_warning_find(name);
+    if (w == WARN_NONE) {
+        if (negate)
+            return -1; /* as GCC: -Wno-unknown is ignored, for newer build files */
+        return usage_error("unknown warning option '%s'", word);
+    }
+    if (error_form)
+        opt->warning_error[w] = negate ? -1 : 1;
+    if (!error_form || !negate)
+        opt->warning_enabled[w] = !negate;
+    return -1;
+}
+
 /* Reads the option at argv[*i] (and its argument); returns a status or -1. */
 static int parse_one_option(DriverOptions *opt, int argc, char **argv, int *i)
 {
     const char *word = argv[*i], *value;
+    if (strncmp(word, "-W", 2) == 0 && strcmp(word, "-Werror") != 0)
+        return apply_warning_option(opt, word);
     int id = find_option(word, &value);
     if (id < 0)
         return usage_error("unknown option '%.*s'", (int)strcspn(word, "="), word);
@@ -411,6 +441,8 @@ static void compilation_init(Compilation *c, const DriverOptions *opt)
     diag_set_colors(&c->diag, gcc_colors);
     c->diag.warnings_as_errors = opt->werror;
     c->diag.suppress_warnings = opt->no_warnings;
+    memcpy(c->diag.warning_enabled, opt->warning_enabled, sizeof opt->warning_enabled);
+    memcpy(c->diag.warning_error, opt->warning_error, sizeof opt->warning_error);
     arena_init(&c->arena);
     arena_init(&c->pp_arena);
     for (int t = 0; t < TARGET_COUNT; t++)
@@ -664,6 +696,8 @@ static int compile(const DriverOptions *opt, char *paths[TARGET_COUNT])
 int main(int argc, char **argv)
 {
     DriverOptions opt = {.target = {true, true}, .color = COLOR_AUTO};
+    for (int w = 1; w < WARN_COUNT; w++)
+        opt.warning_enabled[w] = diag_warnings[w].default_on;
     size_t n = (size_t)argc + 1;
     opt.pp.include_dirs = calloc(n, sizeof(char *));
     opt.pp.defines = calloc(n, sizeof(char *));

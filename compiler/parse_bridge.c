@@ -469,7 +469,8 @@ static uint32_t decode_char(ParseContext *ctx, SrcLoc loc, const char **p, const
             for (int k = 0; k < 3 && s < end && *s >= '0' && *s <= '7'; k++)
                 v = v * 8 + (uint32_t)(*s++ - '0');
         } else {
-            diag_warning(ctx->diag, loc, "unknown escape sequence '\\%c'", *s);
+            diag_warning(ctx->diag, WARN_UNKNOWN_ESCAPE_SEQUENCE, loc,
+                         "unknown escape sequence '\\%c'", *s);
             v = (unsigned char)*s++;
         }
     }
@@ -500,7 +501,7 @@ Node *parse_char(ParseContext *ctx, const Token *tok)
         count++;
     }
     if (count > 1)
-        diag_warning(ctx->diag, tok->loc, "multi-character character constant");
+        diag_warning(ctx->diag, WARN_MULTICHAR, tok->loc, "multi-character character constant");
     /* A plain char constant has type int with the value of a (signed) char. */
     n->int_value = count == 1 ? (uint64_t)(int64_t)(signed char)value : value;
     return n;

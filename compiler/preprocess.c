@@ -433,7 +433,8 @@ static char *search_include(Preprocessor *pp, const char *name, bool quoted, uin
 static void skip_line(Preprocessor *pp, const Token *directive)
 {
     if (!at_eol(pp->tok) && directive)
-        diag_warning(pp->diag, pp->tok->loc, "extra tokens at end of #%.*s directive",
+        diag_warning(pp->diag, WARN_EXTRA_TOKENS, pp->tok->loc,
+                     "extra tokens at end of #%.*s directive",
                      (int)directive->len, directive->text);
     while (!at_eol(pp->tok))
         pp->tok = pp->tok->next;
@@ -999,7 +1000,8 @@ static void install_macro(Preprocessor *pp, Name *name, Macro *m)
 {
     m->name = name;
     if (name->macro && !same_definition(name->macro, m)) {
-        diag_warning(pp->diag, m->loc, "'%.*s' macro redefined", (int)name->len, name->text);
+        diag_warning(pp->diag, WARN_MACRO_REDEFINED, m->loc, "'%.*s' macro redefined",
+                     (int)name->len, name->text);
         if (name->macro->loc.file)
             diag_note(pp->diag, name->macro->loc, "previous definition is here");
     }
@@ -1112,7 +1114,8 @@ static char *read_include_name(Preprocessor *pp, Token *directive, bool *quoted)
         return NULL;
     }
     if (t->kind != TK_EOF)
-        diag_warning(pp->diag, t->loc, "extra tokens at end of #include directive");
+        diag_warning(pp->diag, WARN_EXTRA_TOKENS, t->loc,
+                     "extra tokens at end of #include directive");
     if (!*name) {
         diag_error(pp->diag, directive->loc, "empty filename in #include");
         return NULL;
@@ -1299,7 +1302,8 @@ static bool number_value(Eval *e, const Token *t, Value *out)
     }
     if (v > (uintmax_t)INTMAX_MAX && !is_unsigned) {
         if (base == 10)
-            diag_warning(e->pp->diag, t->loc, "integer constant is so large that it is unsigned");
+            diag_warning(e->pp->diag, WARN_IMPLICITLY_UNSIGNED_LITERAL, t->loc,
+                         "integer constant is so large that it is unsigned");
         is_unsigned = true;
     }
     *out = (Value){v, is_unsigned};
@@ -1808,7 +1812,7 @@ static void do_message(Preprocessor *pp, Token *directive, DiagLevel level)
     if (level == DIAG_ERROR)
         diag_error(pp->diag, directive->loc, "%s", b.data);
     else
-        diag_warning(pp->diag, directive->loc, "%s", b.data);
+        diag_warning(pp->diag, WARN_CPP, directive->loc, "%s", b.data);
     free(b.data);
 }
 

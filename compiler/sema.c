@@ -201,11 +201,13 @@ static void check_attrs(Sema *s, Attribute *list, Symbol *fn)
         bool sgs = strcmp(a->name, "reqd_sub_group_size") == 0;
         if (!wgs && !sgs) {
             if (!attr_ignored(a->name))
-                diag_warning(s->diag, a->loc, "unknown attribute '%s' ignored", a->name);
+                diag_warning(s->diag, WARN_UNKNOWN_ATTRIBUTES, a->loc,
+                             "unknown attribute '%s' ignored", a->name);
             continue;
         }
         if (!fn || !fn->is_kernel) {
-            diag_warning(s->diag, a->loc, "'%s' attribute only applies to kernel functions", a->name);
+            diag_warning(s->diag, WARN_IGNORED_ATTRIBUTES, a->loc,
+                         "'%s' attribute only applies to kernel functions", a->name);
             continue;
         }
         int want = wgs ? 3 : 1;
@@ -224,6 +226,9 @@ static void check_attrs(Sema *s, Attribute *list, Symbol *fn)
                 diag_error(s->diag, arg->loc, "'reqd_sub_group_size' must be a power of two");
             else
                 fn->reqd_sub_group_size = v;
+            if (sgs && v > 0 && v != 32 && !(v & (v - 1)))
+                fn->cuda_unsupported = arena_printf(
+                    s->arena, "requires sub-group size %d, but CUDA warps have 32 threads", v);
         }
         fn->attrs = list;
     }
@@ -422,16 +427,32 @@ static void spec_default(Sema *s, Symbol *sym, Node *init)
     sym->spec_default_float = sym->ty->kind == TY_FLOAT ? (double)(float)v : v;
 }
 
+/* A rejected declaration still declares its name, with the error type, so
+ * that every later use is silent: one mistake, one diagnostic. */
+static void declare_rejected(Sema *s, Node *idecl, const char *name)
+{
+    if (!*name || lookup_current(s, name))
+        return;
+    Symbol *sym = sema_new_symbol(s, SYM_VAR, name, s->t_err, idecl->loc);
+    sym->def = idecl;
+    idecl->sym = sym;
+    idecl->ty = s->t_err;
+}
+
 static void spec_const_decl(Sema *s, DeclSpecs *ds, Node *idecl, Type *ty, const char *name)
 {
     if (s->scope->depth != 0) {
         diag_error(s->diag, idecl->loc, "spec constants must be declared at file scope");
+        declare_rejected(s, idecl, name);
         return;
     }
-    if (ty == s->t_err)
+    if (ty == s->t_err) {
+        declare_rejected(s, idecl, name);
         return;
+    }
     if (!spec_type_ok(ty)) {
         diag_error(s->diag, idecl->loc, "spec constant of type '%s' is not supported", fmt_type(s, ty));
+        declare_rejected(s, idecl, name);
         return;
     }
     Symbol *sym = sema_new_symbol(s, SYM_SPEC_CONST, name, type_with_quals(s, ty, true, false, AS_NONE),
@@ -705,7 +726,8 @@ void sema_declaration(Sema *s, Node *decl)
         if (ds->attrs)
             check_attrs(s, ds->attrs, NULL);
         if (!ds->record)
-            diag_warning(s->diag, decl->loc, "declaration does not declare anything");
+            diag_warning(s->diag, WARN_MISSING_DECLARATIONS, decl->loc,
+                         "declaration does not declare anything");
         return;
     }
     if (!ds->is_kernel)
@@ -725,6 +747,22 @@ static Symbol **to_array(Sema *s, PtrVec *v, int *count)
     return out;
 }
 
+/* A kernel that CUDA cannot run (Symbol.cuda_unsupported) is left out of
+ * the CUDA output with a warning, so that it does not take the other kernels
+ * and targets down.  Only when CUDA is the one output asked for and no
+ * kernel is left for it is that an error: the output would be empty. */
+static void check_cuda_only(Sema *s, const TranslationUnit *tu)
+{
+    if (!s->opt->target_cuda || s->opt->target_opencl || tu->kernel_count == 0)
+        return;
+    for (int i = 0; i < tu->kernel_count; i++)
+        if (!tu->kernels[i]->cuda_unsupported)
+            return;
+    for (int i = 0; i < tu->kernel_count; i++)
+        diag_error(s->diag, tu->kernels[i]->loc, "kernel '%s' cannot run on CUDA: %s",
+                   tu->kernels[i]->name, tu->kernels[i]->cuda_unsupported);
+}
+
 static void fill_unit(Sema *s, Node *root)
 {
     TranslationUnit *tu = s->tu;
@@ -737,6 +775,7 @@ static void fill_unit(Sema *s, Node *root)
             vec_push(&s->kernels, fn);
     }
     tu->kernels = to_array(s, &s->kernels, &tu->kernel_count);
+    check_cuda_only(s, tu);
     for (int i = 0; i < tu->kernel_count; i++)
         tu->uses_sub_groups |= tu->kernels[i]->uses_sub_groups;
     for (int i = 0; i < tu->function_count; i++)

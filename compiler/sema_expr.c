@@ -160,6 +160,24 @@ Node *sema_implicit_cast(Sema *s, Node *n, Type *to)
     return c;
 }
 
+/* Array-to-pointer (and function-to-pointer) conversion made explicit in
+ * the tree, for the built-ins whose lowering reads the pointer type of an
+ * argument (joint_* names its helpers after the address spaces).  Emitters
+ * print such a cast as the bare operand. */
+Node *sema_decay_node(Sema *s, Node *n)
+{
+    if (!n->ty || sema_is_err(s, n->ty) || (n->ty->kind != TY_ARRAY && n->ty->kind != TY_FUNC))
+        return n;
+    Node *c = ast_new(s->arena, ND_CAST, n->loc);
+    c->lhs = n;
+    c->next = n->next;
+    n->next = NULL;
+    c->ty = type_decay(s, n->ty);
+    c->is_implicit = true;
+    c->is_uniform = n->is_uniform;
+    return c;
+}
+
 /* Wording per context, as Clang words it: [0] incompatible types, [1] the
  * phrase used by the pointer-specific messages. */
 static void conv_error(Sema *s, SrcLoc loc, ConvContext ctx, const char *kind, Type *to, Type *from)
@@ -201,7 +219,8 @@ static bool pointer_ok(Sema *s, Node *n, Type *to, Type *from, ConvContext ctx)
     }
     if ((fb->is_const && !tb->is_const) || (fb->is_volatile && !tb->is_volatile)) {
         char tbuf[256], fbuf[256];
-        diag_warning(s->diag, n->loc, "conversion from '%s' to '%s' discards qualifiers",
+        diag_warning(s->diag, WARN_DISCARDED_QUALIFIERS, n->loc,
+                     "conversion from '%s' to '%s' discards qualifiers",
                      type_name(from, fbuf, sizeof fbuf), type_name(to, tbuf, sizeof tbuf));
     }
     return true;
@@ -349,6 +368,11 @@ static bool assignable(Sema *s, Node *lhs)
     }
     if (ty->kind == TY_ASYNC_BARRIER) {
         diag_error(s->diag, lhs->loc, "an async_barrier cannot be assigned");
+        return false;
+    }
+    if (ty->addr_space == AS_CONSTANT) {
+        diag_error(s->diag, lhs->loc, "cannot write to '%s': it is in constant memory, which is read-only",
+                   expr_spelling(s, lhs));
         return false;
     }
     if (ty->is_const) {

@@ -401,8 +401,8 @@ static void verify_cuda(const TranslationUnit *tu, const char *name, const EmitB
 {
     Nvrtc nv;
     if (!nvrtc_open(&nv)) {
-        diag_report_at(diag, DIAG_WARNING, "sgcc", 0, 0,
-                       "cannot verify CUDA output: NVRTC not found");
+        diag_warning_at(diag, WARN_VERIFY, "sgcc", 0, 0,
+                        "cannot verify CUDA output: NVRTC not found");
         return;
     }
     nvrtc_compile(&nv, tu, name, code, diag);

@@ -81,7 +81,7 @@ usage() {
     check "usage error hints --help for: $*" grep -q -- "--help" "$tmp/err"
 }
 usage --bogus "$cli/ok.sgc"
-usage -Wall "$cli/ok.sgc"
+usage -Wbogus-warning "$cli/ok.sgc"
 usage "$cli/ok.sgc" -o
 usage -t "$cli/ok.sgc"
 usage -t metal "$cli/ok.sgc"

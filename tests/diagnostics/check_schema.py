@@ -40,7 +40,8 @@ except jsonschema.SchemaError as e:
     check("the schema is a valid Draft 2020-12 schema", False, e)
 validator = jsonschema.Draft202012Validator(schema)
 
-TEXT = re.compile(r"^(.+?):(?:(\d+):(\d+):)? (error|fatal error|warning|note): (.*)$")
+TEXT = re.compile(r"^(.+?):(?:(\d+):(\d+):)? (error|fatal error|warning|note): (.*?)"
+                  r"(?: \[(-W[a-z0-9=-]+)\])?$")
 
 
 def text_diagnostics(stderr):
@@ -51,6 +52,8 @@ def text_diagnostics(stderr):
             out.append({"file": m.group(1), "line": int(m.group(2) or 0),
                         "column": int(m.group(3) or 0), "severity": m.group(4),
                         "message": m.group(5)})
+            if m.group(6):
+                out[-1]["option"] = m.group(6)
     return out
 
 
@@ -95,6 +98,12 @@ for src in sources:
 cli = os.path.join(root, "tests", "cli")
 run("cli/warn.sgc", ["warn.sgc"], cli, 0, 1)
 run("cli/warn.sgc -Werror", ["-Werror", "warn.sgc"], cli, 1, 1)
+run("cli/warn.sgc -Werror=NAME", ["-Werror=cpp", "warn.sgc"], cli, 1, 1)
+with tempfile.TemporaryDirectory() as out:
+    r = subprocess.run([sgcc, "--diagnostics-format=json", "-o", os.path.join(out, "o"),
+                        "warn.sgc"], cwd=cli, capture_output=True, text=True)
+    options = [d.get("option") for d in json.loads(r.stdout or r.stderr or "[]")]
+    check("a warning names its option", options == ["-Wcpp"], options)
 run("cli/ok.sgc", ["ok.sgc"], cli, 0, 0)
 with tempfile.TemporaryDirectory() as empty:
     run("missing input", ["missing.sgc"], empty, 3, 1)
@@ -110,8 +119,11 @@ broken = {
     "a string line": dict(good, line="3"),
     "an empty message": dict(good, message=""),
     "a two-line message": dict(good, message="a\nb"),
+    "an option that is not -W": dict(good, option="cpp"),
 }
 check("the schema accepts a well-formed diagnostic", validator.is_valid([good]))
+check("the schema accepts a warning with its option",
+      validator.is_valid([dict(good, severity="warning", option="-Wcpp")]))
 check("the schema accepts an I/O error at no location",
       validator.is_valid([dict(good, file="sgcc", line=0, column=0)]))
 for what, item in broken.items():
