@@ -68,7 +68,9 @@ typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_FATAL } DiagL
     X(UNKNOWN_ESCAPE_SEQUENCE, "unknown-escape-sequence", true,                             \
       "an unknown escape sequence in a character constant or string")                       \
     X(MULTICHAR, "multichar", true, "a character constant with several characters")         \
-    X(VERIFY, "verify", true, "--verify cannot reach a device compiler (NVRTC missing)")
+    X(VERIFY, "verify", true, "--verify cannot reach a device compiler (NVRTC missing)")    \
+    X(TARGET_UNSUPPORTED, "target-unsupported", true,                                       \
+      "a kernel left out of one target's output because that target cannot run it")
 
 typedef enum DiagWarning {
     WARN_NONE, /* an error or a note: no option controls it */

@@ -17,6 +17,7 @@
  *     of the tree alone. */
 #include "emit_internal.h"
 #include "emit_lowering.h"
+#include "emit_spelling.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1696,10 +1697,31 @@ static void print_function_def(EmitCtx *ctx, const Node *def)
     ctx->function = NULL;
 }
 
+/* A definition the target cannot run (EmitHooks.unsupported) is left out;
+ * its callers are too (sema propagates the reason), so nothing refers to
+ * it.  Hosts learn it from the header and the module description. */
+static bool left_out(EmitCtx *ctx, const Node *def)
+{
+    const Symbol *fn = def->sym;
+    const char *why = fn && ctx->hooks->unsupported ? ctx->hooks->unsupported(fn) : NULL;
+    if (!why)
+        return false;
+    if (fn->is_kernel) {
+        emit_out(ctx, "\n/* kernel '%s' is left out of the %s output: %s */\n", fn->name,
+                 ctx->hooks->target_name, why);
+        diag_warning(ctx->diag, WARN_TARGET_UNSUPPORTED, fn->loc,
+                     "kernel '%s' is left out of the %s output: %s", fn->name,
+                     ctx->hooks->target_name, why);
+    }
+    return true;
+}
+
 static void print_top_level(EmitCtx *ctx, const Node *n)
 {
     switch (n->kind) {
     case ND_FUNC_DEF:
+        if (left_out(ctx, n))
+            break;
         out_str(ctx, "\n");
         print_function_def(ctx, n);
         break;
@@ -1725,6 +1747,27 @@ static void print_top_level(EmitCtx *ctx, const Node *n)
     }
 }
 
+/* A floating default in the exact spelling hosts use for -DSGC_SPEC_N
+ * (emit_spelling.h: hexadecimal, sign of zero kept), followed by the
+ * shortest decimal for the reader; NaN and infinities in the target's own
+ * spelling.  `after` closes the macro before the comment. */
+static void print_spec_float_default(EmitCtx *ctx, double value, bool is_float,
+                                     const char *after)
+{
+    char spelling[EMIT_SPELLING_MAX];
+    if (!isfinite(value)) {
+        emit_float_literal(ctx, value, is_float);
+        out_str(ctx, after);
+        return;
+    }
+    emit_spell_float(spelling, sizeof spelling, value, is_float);
+    out_str(ctx, spelling);
+    out_str(ctx, after);
+    out_str(ctx, " /* ");
+    emit_float_literal(ctx, value, is_float);   /* also asks for fp64 when double */
+    out_str(ctx, " */");
+}
+
 /* The SPEC §1.2 binding contract: ID N is read from SGC_SPEC_N, with the
  * default (or #error) when the host did not define it. */
 static void print_spec_const_block(EmitCtx *ctx)
@@ -1745,13 +1788,15 @@ static void print_spec_const_block(EmitCtx *ctx)
                           "define SGC_SPEC_%" PRIu32 "\"\n", sc->name, sc->spec_id, sc->spec_id);
         } else {
             emit_out(ctx, "#define SGC_SC_%s ((%s)(", sc->name, spelling);
-            if (k == TY_BOOL)
-                out_str(ctx, sc->spec_default_int ? "1" : "0");
-            else if (is_float_kind(k))
-                emit_float_literal(ctx, sc->spec_default_float, k == TY_FLOAT);
-            else
+            if (k == TY_BOOL) {
+                out_str(ctx, sc->spec_default_int ? "1))" : "0))");
+            } else if (is_float_kind(k)) {
+                print_spec_float_default(ctx, sc->spec_default_float, k == TY_FLOAT, "))");
+            } else {
                 emit_int_literal(ctx, sc->ty, (uint64_t)sc->spec_default_int);
-            out_str(ctx, "))\n");
+                out_str(ctx, "))");
+            }
+            out_str(ctx, "\n");
         }
         out_str(ctx, "#endif\n");
     }

@@ -62,6 +62,11 @@ typedef struct EmitHooks {
     /* Prints what goes before the return type (`__kernel `, `extern "C"
      * __global__ `, `static __device__ `) including attributes. */
     void (*function_prefix)(EmitCtx *ctx, const Symbol *fn, bool is_definition);
+    /* Why this target cannot run `fn` (its own requirement or a callee's),
+     * or NULL.  Such a definition is left out of the output, a kernel with
+     * a comment and a [-Wtarget-unsupported] warning, so that one kernel
+     * does not take the others down.  May be NULL (every function runs). */
+    const char *(*unsupported)(const Symbol *fn);
     /* Prints one parameter of a function declaration; `fn` is NULL inside a
      * function-pointer type.  Returns false to let the printer print it. */
     bool (*param)(EmitCtx *ctx, const Symbol *fn, const Param *param);

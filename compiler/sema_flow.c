@@ -79,6 +79,10 @@ static bool merge_flags(Symbol *to, const Symbol *from, bool with_tangle)
     bool tm = to->needs_tangle_mask || (with_tangle && from->needs_tangle_mask);
     bool changed = sg != to->uses_sub_groups || nu != to->uses_non_uniform_groups ||
                    ab != to->uses_async_barrier || tm != to->needs_tangle_mask;
+    if (!to->cuda_unsupported && from->cuda_unsupported && !from->is_kernel) {
+        to->cuda_unsupported = from->cuda_unsupported;   /* a callee's reason */
+        changed = true;
+    }
     to->uses_sub_groups = sg;
     to->uses_non_uniform_groups = nu;
     to->uses_async_barrier = ab;

@@ -392,8 +392,16 @@ int64_t sema_group_size(Sema *s, Node *expr)
     if (expr->depends_on_spec_const)
         return 0;
     int limit = s->opt->max_sub_group_size > 0 ? s->opt->max_sub_group_size : 32;
-    if (s->opt->target_cuda && limit > 32)
+    /* Larger than a warp: the function (and every caller) is left out of
+     * the CUDA output rather than failing the whole unit (sema_flow.c). */
+    if (s->opt->target_cuda && limit > 32 && n > 32 && n <= limit && !(n & (n - 1)) && s->func) {
+        if (!s->func->cuda_unsupported)
+            s->func->cuda_unsupported = arena_printf(
+                s->arena, "uses fixed_size_group<%lld>, larger than a CUDA warp (32 threads)",
+                (long long)n);
+    } else if (s->opt->target_cuda && limit > 32) {
         limit = 32;
+    }
     if (n <= 0 || (n & (n - 1)) != 0) {
         diag_error(s->diag, expr->loc, "fixed_size_group size %lld is not a power of two", (long long)n);
         return 1;

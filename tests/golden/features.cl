@@ -11,12 +11,12 @@
 #ifdef SGC_SPEC_7
 #define SGC_SC_scale ((float)(SGC_SPEC_7))
 #else
-#define SGC_SC_scale ((float)(1.5f))
+#define SGC_SC_scale ((float)(0x1.8p+0f)) /* 1.5f */
 #endif
 #ifdef SGC_SPEC_1
 #define SGC_SC_precise ((double)(SGC_SPEC_1))
 #else
-#define SGC_SC_precise ((double)(0.1))
+#define SGC_SC_precise ((double)(0x1.999999999999ap-4)) /* 0.1 */
 #endif
 #ifdef SGC_SPEC_42
 #define SGC_SC_required_count ((uint)(SGC_SPEC_42))

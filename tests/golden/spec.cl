@@ -14,7 +14,7 @@
 #ifdef SGC_SPEC_1
 #define SGC_SC_gain ((float)(SGC_SPEC_1))
 #else
-#define SGC_SC_gain ((float)(0.1f))
+#define SGC_SC_gain ((float)(0x1.99999ap-4f)) /* 0.1f */
 #endif
 #ifdef SGC_SPEC_2
 #define SGC_SC_big ((long)(SGC_SPEC_2))

@@ -540,7 +540,8 @@ START_TEST(test_spec_constant_block)
         "#ifdef SGC_SPEC_42\n#define SGC_SC_alpha ((float)(SGC_SPEC_42))\n#else\n"
         "#error \"spec constant 'alpha' (ID 42) has no value: define SGC_SPEC_42\"\n#endif\n"
         "#ifdef SGC_SPEC_1\n#define SGC_SC_third ((double)(SGC_SPEC_1))\n#else\n"
-        "#define SGC_SC_third ((double)(0.3333333333333333))\n#endif\n"
+        "#define SGC_SC_third ((double)(0x1.5555555555555p-2)) /* 0.3333333333333333 */\n"
+        "#endif\n"
         "#ifdef SGC_SPEC_2\n#define SGC_SC_flag ((bool)(SGC_SPEC_2))\n#else\n"
         "#define SGC_SC_flag ((bool)(1))\n#endif\n";
     ck_assert_msg(strstr(out.data, want), "got:\n%s", out.data);
