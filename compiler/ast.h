@@ -396,7 +396,11 @@ struct Symbol {
     bool is_kernel;        /* SYM_FUNC declared `kernel` */
     Node *def;             /* SYM_FUNC: its ND_FUNC_DEF once defined; SYM_VAR: declarator */
     Attribute *attrs;      /* kernel attributes */
-    int reqd_work_group_size[3]; /* 0 when absent */
+    int reqd_work_group_size[3]; /* 0 when absent, or when only known at build time: */
+    Node *reqd_work_group_size_expr[3]; /* the argument when it depends on a spec constant
+                              (SPEC §1.2): emitted as written, its size unknown to sgcc */
+    Symbol *reqd_work_group_size_spec[3]; /* the spec constant when that argument is
+                              exactly one spec constant's name, else NULL */
     int reqd_sub_group_size;     /* 0 when absent */
     CallEdge *calls;       /* SYM_FUNC: calls made by its body */
     bool address_taken;    /* SYM_FUNC used other than as a callee */

@@ -109,9 +109,25 @@ static void cuda_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_definit
     }
     emit_out(ctx, "extern \"C\" __global__ ");
     const int *wg = fn->reqd_work_group_size;
-    if (wg[0] > 0)
+    const Node *const *wg_expr = (const Node *const *)fn->reqd_work_group_size_expr;
+    if (wg[0] > 0 && !wg_expr[1] && !wg_expr[2]) {
         emit_out(ctx, "__launch_bounds__(%d) ",
                  wg[0] * (wg[1] > 0 ? wg[1] : 1) * (wg[2] > 0 ? wg[2] : 1));
+    } else if (wg_expr[0] || wg_expr[1] || wg_expr[2]) {
+        /* A size given by a spec constant: its SGC_SC_ macro, folded by nvcc. */
+        emit_out(ctx, "__launch_bounds__(");
+        for (int d = 0; d < 3; d++) {
+            emit_out(ctx, d ? " * " : "");
+            if (wg_expr[d]) {
+                emit_out(ctx, "(");
+                emit_expr(ctx, wg_expr[d]);
+                emit_out(ctx, ")");
+            } else {
+                emit_out(ctx, "%d", wg[d] > 0 ? wg[d] : 1);
+            }
+        }
+        emit_out(ctx, ") ");
+    }
 }
 
 /* Sema decides what CUDA cannot run (a required sub-group size other than

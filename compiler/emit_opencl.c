@@ -78,9 +78,19 @@ static void opencl_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_defin
     }
     emit_out(ctx, "__kernel ");
     const int *wg = fn->reqd_work_group_size;
-    if (wg[0] > 0)
-        emit_out(ctx, "__attribute__((reqd_work_group_size(%d, %d, %d))) ", wg[0],
-                 wg[1] > 0 ? wg[1] : 1, wg[2] > 0 ? wg[2] : 1);
+    if (wg[0] > 0 || fn->reqd_work_group_size_expr[0]) {
+        /* A size given by a spec constant is its SGC_SC_ macro, which the
+         * device compiler folds (SPEC §1.2). */
+        emit_out(ctx, "__attribute__((reqd_work_group_size(");
+        for (int d = 0; d < 3; d++) {
+            emit_out(ctx, d ? ", " : "");
+            if (fn->reqd_work_group_size_expr[d])
+                emit_expr(ctx, fn->reqd_work_group_size_expr[d]);
+            else
+                emit_out(ctx, "%d", wg[d] > 0 ? wg[d] : 1);
+        }
+        emit_out(ctx, "))) ");
+    }
     if (fn->reqd_sub_group_size > 0) {
         emit_use(ctx, USE_REQD_SUB_GROUP_SIZE);
         emit_out(ctx, "SGC_REQD_SUB_GROUP_SIZE(%d) ", fn->reqd_sub_group_size);

@@ -169,17 +169,40 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
 
 /* ---- attributes (SPEC §1 kernel attributes) ----------------------------- */
 
-static bool attr_positive(Sema *s, Attribute *a, Node *arg, int *out)
+/* Folds an attribute argument into *out.  With `spec_ok`, an argument that
+ * depends on a spec constant is accepted (SPEC §1.2): *out is then 0, the
+ * value being known only when the device program is built. */
+static bool attr_positive(Sema *s, Attribute *a, Node *arg, int *out, bool spec_ok)
 {
     int64_t v;
     if (!sema_int_const(s, arg, &v, "attribute argument"))
         return false;
+    if (arg->depends_on_spec_const && spec_ok) {
+        *out = 0;
+        return true;
+    }
     if (v <= 0 || v > 1 << 20 || arg->depends_on_spec_const) {
-        diag_error(s->diag, arg->loc, "'%s' attribute requires a positive integer constant", a->name);
+        diag_error(s->diag, arg->loc, "'%s' attribute requires a positive integer constant%s", a->name,
+                   arg->depends_on_spec_const ? ", not one that depends on a spec constant" : "");
         return false;
     }
     *out = (int)v;
     return true;
+}
+
+/* reqd_work_group_size(x, y, z), an argument of which may be a spec
+ * constant: kept as an expression for the emitters. */
+static void reqd_work_group_size_arg(Symbol *fn, int dim, Node *arg, int value)
+{
+    fn->reqd_work_group_size[dim] = value;
+    if (!arg->depends_on_spec_const)
+        return;
+    fn->reqd_work_group_size_expr[dim] = arg;
+    Node *bare = arg;
+    while (bare->kind == ND_CAST && bare->is_implicit)
+        bare = bare->lhs;
+    if (bare->kind == ND_IDENT && bare->sym && bare->sym->kind == SYM_SPEC_CONST)
+        fn->reqd_work_group_size_spec[dim] = bare->sym;
 }
 
 static bool attr_ignored(const char *name)
@@ -218,10 +241,10 @@ static void check_attrs(Sema *s, Attribute *list, Symbol *fn)
         }
         int i = 0, v;
         for (Node *arg = a->args.head; arg; arg = arg->next, i++) {
-            if (!attr_positive(s, a, arg, &v))
+            if (!attr_positive(s, a, arg, &v, wgs))
                 continue;
             if (wgs)
-                fn->reqd_work_group_size[i] = v;
+                reqd_work_group_size_arg(fn, i, arg, v);
             else if (v & (v - 1))
                 diag_error(s->diag, arg->loc, "'reqd_sub_group_size' must be a power of two");
             else

@@ -345,16 +345,38 @@ static bool range_args(Sema *s, Args *A, Type **elem)
     return *elem != NULL;
 }
 
-/* pred_fn of joint_any_of & co: a device function `bool f(T)`. */
+/* pred_fn of joint_any_of & co: a device function `bool f(T)` (SPEC §1.1),
+ * T the range's element type exactly (an enum parameter counts as int, as
+ * the elements do): the lowering calls it on each element unconverted, so a
+ * `bool f(float)` on an `int` range is an error, not a silent conversion. */
+static bool predicate_signature_ok(const Type *ft, const Type *elem)
+{
+    const Param *p = ft->params;
+    if (ft->base->kind != TY_BOOL || !p || p->next || ft->is_variadic)
+        return false;
+    const Type *pt = type_unqualified(p->ty);
+    TypeKind k = pt->kind == TY_ENUM ? TY_INT : pt->kind;
+    return k == elem->kind;
+}
+
 static bool predicate(Sema *s, Args *A, Type *elem)
 {
     Node *a = A->a[3];
     Symbol *fn = a->kind == ND_IDENT ? sema_lookup(s, a->name) : NULL;
     const Type *ft = fn && fn->kind == SYM_FUNC ? fn->ty : NULL;
-    if (!ft || ft->base->kind != TY_BOOL || !ft->params || ft->params->next ||
-        !type_is_arith(ft->params->ty) || fn->is_kernel) {
+    const char *want = fmt_type(s, elem);
+    if (!ft || fn->is_kernel) {
         diag_error(s->diag, a->loc, "'%s' requires the name of a device function 'bool f(%s)' as its predicate",
-                   A->name, fmt_type(s, elem));
+                   A->name, want);
+        if (fn && fn->is_kernel)
+            diag_note(s->diag, fn->loc, "'%s' is a kernel", fn->name);
+        return false;
+    }
+    if (!predicate_signature_ok(ft, elem)) {
+        diag_error(s->diag, a->loc,
+                   "'%s' requires the name of a device function 'bool f(%s)' as its predicate, "
+                   "but '%s' has type '%s'", A->name, want, fn->name, fmt_type(s, ft));
+        diag_note(s->diag, fn->loc, "'%s' declared here", fn->name);
         return false;
     }
     a->sym = fn;
@@ -381,7 +403,8 @@ static Type *joint(Sema *s, Args *A, Builtin bi)
     }
     default: { /* joint_exclusive_scan / joint_inclusive_scan (g, first, last, result, OP [, init]) */
         Type *r = A->t[3];
-        if (r->kind != TY_PTR || !type_compatible(r->base, A->t[1]->base) || r->base->is_const) {
+        if (r->kind != TY_PTR || !type_compatible(r->base, A->t[1]->base) || r->base->is_const ||
+            r->base->addr_space == AS_CONSTANT) {
             diag_error(s->diag, A->a[3]->loc, "'%s' requires a writable pointer to '%s' as its result, have '%s'",
                        A->name, fmt_type(s, elem), fmt_type(s, r));
             return s->t_err;
@@ -465,10 +488,14 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
             continue;
         }
         A.t[i] = type_decay(s, sema_expr(s, a));
+        A.a[i] = sema_decay_node(s, a);
+        a = A.a[i];
         bad |= sema_is_err(s, A.t[i]);
     }
-    if (bad)
+    if (bad) {
+        store_args(&A);
         return s->t_err;
+    }
     Type *ty;
     switch (info->kind) {
     case BK_WORKITEM:

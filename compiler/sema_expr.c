@@ -371,8 +371,12 @@ static bool assignable(Sema *s, Node *lhs)
         return false;
     }
     if (ty->addr_space == AS_CONSTANT) {
-        diag_error(s->diag, lhs->loc, "cannot write to '%s': it is in constant memory, which is read-only",
-                   expr_spelling(s, lhs));
+        const char *what = expr_spelling(s, lhs);
+        if (strstr(what, "expression"))
+            diag_error(s->diag, lhs->loc, "cannot write to constant memory, which is read-only");
+        else
+            diag_error(s->diag, lhs->loc, "cannot write to '%s': it is in constant memory, which is read-only",
+                       what);
         return false;
     }
     if (ty->is_const) {

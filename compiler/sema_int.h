@@ -109,6 +109,7 @@ int64_t sema_group_size(Sema *s, Node *expr);
 Type *sema_expr(Sema *s, Node *n);
 Node *sema_convert(Sema *s, Node *n, Type *to, ConvContext ctx, const char *what);
 Node *sema_implicit_cast(Sema *s, Node *n, Type *to);
+Node *sema_decay_node(Sema *s, Node *n);   /* array/function -> pointer, as a cast node */
 bool sema_int_const(Sema *s, Node *n, int64_t *value, const char *what);
 bool sema_is_null_ptr_const(const Node *n);
 bool sema_float_const(const Node *n, double *out);

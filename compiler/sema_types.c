@@ -92,10 +92,13 @@ Type *type_group(Sema *s, GroupKind kind, Node *size_expr, int64_t size)
     return ty;
 }
 
+/* An array's qualifiers and address space belong to its elements: a member
+ * array reached through a `global` or `const` struct decays to a pointer to
+ * global (const) elements, although the member's own element type has none. */
 Type *type_decay(Sema *s, Type *ty)
 {
     if (ty->kind == TY_ARRAY)
-        return type_ptr(s, ty->base);
+        return type_ptr(s, type_with_quals(s, ty->base, ty->is_const, ty->is_volatile, ty->addr_space));
     if (ty->kind == TY_FUNC)
         return type_ptr(s, ty);
     return ty;
