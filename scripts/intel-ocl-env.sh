@@ -1,21 +1,14 @@
 #!/usr/bin/env bash
-# intel-ocl-env.sh — prints the exports that make the ICD loader use the
-# Intel CPU OpenCL runtime installed from PyPI (intel-opencl-rt), e.g.
+# intel-ocl-env.sh — prints the exports that make the OpenCL ICD loaders use
+# the Intel CPU OpenCL runtime installed from PyPI (intel-opencl-rt), e.g.
 #   eval "$(scripts/intel-ocl-env.sh)"
-# Prints nothing when the runtime is not installed.
-lib=$(python3 - <<'PY'
-import importlib.metadata as md, os
-try:
-    dist = md.distribution("intel-opencl-rt")
-except md.PackageNotFoundError:
-    raise SystemExit
-for f in dist.files or []:
-    if str(f).endswith("libintelocl.so"):
-        print(os.path.realpath(dist.locate_file(f)))
-        break
-PY
-)
-[ -n "$lib" ] || exit 0
-dir=$(dirname "$lib")
-echo "export OCL_ICD_FILENAMES='$lib'"
-echo "export LD_LIBRARY_PATH='$dir'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+# OCL_ICD_FILENAMES serves the system's loader (sgrt, C programs);
+# OCL_ICD_VENDORS, a directory with an .icd for the Intel library and a copy
+# of each /etc/OpenCL/vendors entry (PoCL), serves the loader bundled in
+# PyOpenCL's wheel, which ignores OCL_ICD_FILENAMES.  The runtime is found in
+# whichever Python has it: inside a virtual environment the base Python's
+# packages too (python/sgcc/icd.py says how).  Prints nothing when the
+# runtime is not installed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+python3 "$here/python/sgcc/icd.py"
