@@ -205,6 +205,38 @@ static void json_backend_support(EmitBuffer *out, const char *reason, int depth)
     json_close(out, depth, '}');
 }
 
+/* [x, y, z]; a dimension given by a spec constant (SPEC §1.2) is known
+ * only when the program is built: {"spec_constant": name, "id": N}, with
+ * nulls when it is an expression of spec constants. */
+static void json_work_group_size(EmitBuffer *out, const Symbol *k)
+{
+    const int *wg = k->reqd_work_group_size;
+    bool present = wg[0] > 0;
+    for (int d = 0; d < 3; d++)
+        present |= k->reqd_work_group_size_expr[d] != NULL;
+    if (!present) {
+        emit_write(out, "null", 4);
+        return;
+    }
+    emit_write(out, "[", 1);
+    for (int d = 0; d < 3; d++) {
+        const Symbol *spec = k->reqd_work_group_size_spec[d];
+        if (d)
+            emit_write(out, ", ", 2);
+        if (!k->reqd_work_group_size_expr[d]) {
+            emit_printf(out, "%d", wg[d] > 0 ? wg[d] : 1);
+            continue;
+        }
+        emit_write(out, "{\"spec_constant\": ", 18);
+        json_string(out, spec ? spec->name : NULL);
+        if (spec)
+            emit_printf(out, ", \"id\": %" PRIu32 "}", spec->spec_id);
+        else
+            emit_write(out, ", \"id\": null}", 13);
+    }
+    emit_write(out, "]", 1);
+}
+
 static void json_kernel(EmitBuffer *out, const TranslationUnit *tu, const Symbol *k, int depth)
 {
     emit_write(out, "{", 1);
@@ -222,11 +254,7 @@ static void json_kernel(EmitBuffer *out, const TranslationUnit *tu, const Symbol
     else
         emit_write(out, "]", 1);
     json_key(out, depth + 1, false, "reqd_work_group_size");
-    const int *wg = k->reqd_work_group_size;
-    if (wg[0] > 0)
-        emit_printf(out, "[%d, %d, %d]", wg[0], wg[1] > 0 ? wg[1] : 1, wg[2] > 0 ? wg[2] : 1);
-    else
-        emit_write(out, "null", 4);
+    json_work_group_size(out, k);
     json_key(out, depth + 1, false, "reqd_sub_group_size");
     if (k->reqd_sub_group_size > 0)
         emit_printf(out, "%d", k->reqd_sub_group_size);
