@@ -61,8 +61,9 @@ bool sema_is_null_ptr_const(const Node *n)
            !n->depends_on_spec_const;
 }
 
-/* Floating constant evaluation, for spec-constant defaults. */
-bool sema_float_const(const Node *n, double *out)
+/* The value of one floating constant node, its operands through
+ * sema_float_const. */
+static bool float_const_value(const Node *n, double *out)
 {
     double a, b;
     switch (n->kind) {
@@ -96,6 +97,20 @@ bool sema_float_const(const Node *n, double *out)
         *out = type_is_unsigned(n->ty) ? (double)(uint64_t)n->const_value : (double)n->const_value;
         return true;
     }
+}
+
+/* Floating constant evaluation, for spec-constant defaults: every node in
+ * its own type, as C evaluates it (FLT_EVAL_METHOD 0): `0.1f` is the float
+ * nearest 0.1 and `0.1f + 0.2f` a float sum, also where a double is made
+ * from them.  One double operation rounded to float is the float operation
+ * (a double has more than twice a float's precision). */
+bool sema_float_const(const Node *n, double *out)
+{
+    if (!float_const_value(n, out))
+        return false;
+    if (n->ty && n->ty->kind == TY_FLOAT)
+        *out = (double)(float)*out;
+    return true;
 }
 
 static bool fold_binary(OpKind op, int64_t a, int64_t b, const Type *ty, int64_t *out)
