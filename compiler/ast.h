@@ -126,6 +126,9 @@ struct Type {
     Member *members;
     bool is_complete;
     bool is_packed;
+    bool enum_has_negative; /* TY_ENUM: an enumerator is negative, so the C type
+                              compatible with it is int (GCC and Clang), else
+                              unsigned int (emitters print CUDA objects so) */
 
     /* TY_FUNC */
     Param *params;

@@ -394,6 +394,7 @@ typedef struct DeclInfo {
     const Node *record_spec;  /* ND_RECORD_SPEC/ND_ENUM_SPEC being defined here */
     const Type *spec_type;    /* the type those specifiers denote */
     const Symbol *fn;         /* set for the outermost declarator of a function */
+    bool keep_name;           /* a kernel: printed exactly as written */
     const char *typedef_self; /* name a typedef declares (not used as spelling) */
     bool member_scope;        /* printing struct members: nested definitions */
     SrcLoc loc;
@@ -482,8 +483,11 @@ static void print_record_base(EmitCtx *ctx, const Type *ty, const DeclInfo *di)
                 (!di->spec_type || emit_canonical(di->spec_type) == canon);
     bool nested = di && di->member_scope && ty->kind != TY_ENUM && canon->is_complete &&
                   !record_defined(ctx, canon);
-    if (!ty->tag && ty->kind == TY_ENUM && !here) {
-        out_str(ctx, "int");  /* an anonymous enum's objects are ints */
+    if (ty->kind == TY_ENUM && !here && (!ty->tag || ctx->hooks->is_cxx)) {
+        /* An anonymous enum's objects, and in C++ every enum's, are printed
+         * with the integer type C makes them compatible with: C++ would
+         * reject assigning an int to an enum object, or ++ on one. */
+        out_str(ctx, ctx->hooks->scalar_type(canon->enum_has_negative ? TY_INT : TY_UINT));
         return;
     }
     out_str(ctx, keyword);
@@ -596,7 +600,10 @@ static void build_declarator(EmitCtx *ctx, const Type *ty, const char *name,
     EmitBuffer *saved = ctx->out;
     if (name) {
         ctx->out = text;
-        emit_name(ctx, name);
+        if (di && di->keep_name)
+            out_str(ctx, name);
+        else
+            emit_name(ctx, name);
         ctx->out = saved;
     }
     for (const Type *t = ty; is_derived(t, di); t = t->base) {
@@ -705,13 +712,19 @@ void emit_type(EmitCtx *ctx, const Type *ty, const char *name, EmitAsRole role)
     print_decl(ctx, ty, name, &di);
 }
 
+void emit_type_internal(EmitCtx *ctx, const Type *ty, const char *name, EmitAsRole role)
+{
+    DeclInfo di = {.role = role, .keep_name = true};
+    print_decl(ctx, ty, name, &di);
+}
+
 void emit_name(EmitCtx *ctx, const char *name)
 {
     if (!name)
         return;
-    if (ctx->hooks->identifier)
-        name = ctx->hooks->identifier(ctx, name);
     out_str(ctx, name);
+    if (emit_name_is_renamed(ctx, name))
+        out_str(ctx, "_");
 }
 
 /* ===================================================================== */
@@ -866,8 +879,6 @@ static CastMode implicit_cast_mode(const EmitCtx *ctx, const Node *cast, bool st
         if (strict && !(from_node->is_const_expr && is_int_kind(from->kind) &&
                         is_int_kind(to->kind) && ctx->in_init_list))
             return CAST_SHOWN;
-        if (ctx->hooks->is_cxx && to->kind == TY_ENUM)
-            return CAST_SHOWN;
         return CAST_HIDDEN;
     }
     if (ctx->hooks->is_cxx && to->kind == TY_PTR) {
@@ -993,6 +1004,135 @@ static void print_operand(EmitCtx *ctx, const Node *n, EmitPrec prec, bool force
     }
 }
 
+/* ---- C++ (CUDA C) where it gives C's text another meaning ------------- */
+
+/* A comparison, logical operator or `!`: int in C, bool in C++. */
+static bool is_truth_valued(const Node *n)
+{
+    if (n->kind == ND_UNARY)
+        return n->op == OP_NOT;
+    if (n->kind != ND_BINARY)
+        return false;
+    switch (n->op) {
+    case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE:
+    case OP_LOGAND: case OP_LOGOR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
+{
+    if (!ctx->hooks->is_cxx)
+        return false;
+    n = printed_node(ctx, n);
+    if (!n)
+        return false;
+    switch (n->kind) {
+    case ND_CHAR_LIT: return true;                     /* char in C++ */
+    case ND_BINARY: case ND_UNARY:
+        if (is_truth_valued(n))
+            return true;
+        break;
+    case ND_IDENT:
+        if (n->sym && n->sym->kind == SYM_ENUM_CONST)
+            return true;                               /* the enum type in C++ */
+        break;
+    case ND_COND:
+        return emit_cxx_type_differs(ctx, n->then) || emit_cxx_type_differs(ctx, n->els);
+    case ND_COMMA:
+        return emit_cxx_type_differs(ctx, n->rhs);
+    default:
+        break;
+    }
+    return kind_of(emit_canonical(n->ty)) == TY_ENUM; /* printed as an integer */
+}
+
+void emit_expr_c_typed(EmitCtx *ctx, const Node *n, EmitPrec prec)
+{
+    if (!emit_cxx_type_differs(ctx, n)) {
+        print_converted(ctx, n, prec, false);
+        return;
+    }
+    /* Sema types enum values as int (SPEC: enums have underlying int). */
+    static const Type int_type = {.kind = TY_INT, .size = 4, .align = 4};
+    const Type *c_type = kind_of(emit_canonical(n->ty)) == TY_ENUM ? &int_type : n->ty;
+    if (prec > PREC_UNARY)
+        out_str(ctx, "(");
+    print_cast_to(ctx, c_type, n);
+    if (prec > PREC_UNARY)
+        out_str(ctx, ")");
+}
+
+/* C++ rejects some conversions C makes at an assignment, an initialiser, an
+ * argument or a return: `void *` to another object pointer, a string
+ * literal (const char[] in C++) to `char *`, a pointer that drops const,
+ * pointers to an enum and to its integer type.  True when `value`, converted
+ * to `to`, needs the cast written out. */
+static bool cxx_needs_pointer_cast(const EmitCtx *ctx, const Type *to, const Node *value)
+{
+    if (!ctx->hooks->is_cxx || !to || !value || emit_canonical(to)->kind != TY_PTR)
+        return false;
+    const Type *tb = emit_canonical(to)->base ? to->base : NULL;
+    const Type *from = value->ty;
+    const Type *canon = emit_canonical(from);
+    if (!tb || !canon)
+        return false;
+    const Type *fb = canon->kind == TY_PTR || canon->kind == TY_ARRAY ? from->base
+                   : canon->kind == TY_FUNC ? from : NULL;
+    if (!fb)
+        return false;
+    bool drops = (fb->is_const && !tb->is_const) || (fb->is_volatile && !tb->is_volatile);
+    if (value->kind == ND_STRING_LIT)
+        return !tb->is_const;
+    if (drops)
+        return true;
+    if (kind_of(emit_canonical(tb)) == TY_VOID)
+        return false;
+    return !same_type(tb, fb);
+}
+
+/* `value` converted as by assignment to `dest` (NULL: no conversion). */
+static void print_assigned(EmitCtx *ctx, const Node *value, const Type *dest, EmitPrec prec)
+{
+    if (!cxx_needs_pointer_cast(ctx, dest, value)) {
+        print_converted(ctx, value, prec, false);
+        return;
+    }
+    if (prec > PREC_UNARY)
+        out_str(ctx, "(");
+    print_cast_to(ctx, dest, value);
+    if (prec > PREC_UNARY)
+        out_str(ctx, ")");
+}
+
+/* C: `++b` and `b++` on a bool store true, `--b` and `b--` negate it
+ * (b - 1 is 0 or -1); C++17 has no ++ and never had -- on bool. */
+static const char cxx_bool_steps[] =
+    "\n/* ++ and -- on bool as C defines them (C++17 has neither). */\n"
+    "static __device__ __forceinline__ bool sgc_bool_pre_inc(bool *p) { return *p = true; }\n"
+    "static __device__ __forceinline__ bool sgc_bool_pre_dec(bool *p) { return *p = !*p; }\n"
+    "static __device__ __forceinline__ bool sgc_bool_post_inc(bool *p)\n"
+    "{\n    bool old = *p;\n    *p = true;\n    return old;\n}\n"
+    "static __device__ __forceinline__ bool sgc_bool_post_dec(bool *p)\n"
+    "{\n    bool old = *p;\n    *p = !old;\n    return old;\n}\n";
+
+static bool print_cxx_bool_step(EmitCtx *ctx, const Node *n)
+{
+    if (!ctx->hooks->is_cxx || kind_of(emit_canonical(n->lhs ? n->lhs->ty : NULL)) != TY_BOOL)
+        return false;
+    const char *name = n->op == OP_INC ? "post_inc" : n->op == OP_DEC ? "post_dec"
+                     : n->op == OP_PRE_INC ? "pre_inc" : n->op == OP_PRE_DEC ? "pre_dec" : NULL;
+    if (!name)
+        return false;
+    emit_prelude_piece(ctx, "cxx_bool_steps", cxx_bool_steps);
+    emit_out(ctx, "sgc_bool_%s(&", name);
+    print_converted(ctx, n->lhs, PREC_UNARY, false);
+    out_str(ctx, ")");
+    return true;
+}
+
 /* A double literal exactly representable as float (`2.0`, `0.5`). */
 static bool is_float_exact_double_lit(const Node *n)
 {
@@ -1050,6 +1190,8 @@ static void print_binary(EmitCtx *ctx, const Node *n)
 
 static void print_unary(EmitCtx *ctx, const Node *n)
 {
+    if (print_cxx_bool_step(ctx, n))
+        return;
     const Node *operand = printed_node(ctx, n->lhs);
     out_str(ctx, op_spellings[n->op]);
     /* `- -x`, `+ ++x`, `& &x` would lex differently: parenthesise. */
@@ -1174,7 +1316,12 @@ void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
     out_str(ctx, "(");
     for (const Node *a = call->args.head; a; a = a->next) {
         out_str(ctx, a == call->args.head ? "" : ", ");
-        print_converted(ctx, a, PREC_ASSIGN, strict);
+        bool shown = a->kind == ND_CAST && a->is_implicit &&
+                     implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
+        if (strict && !shown)
+            emit_expr_c_typed(ctx, a, PREC_ASSIGN); /* overloads see C's types */
+        else
+            print_converted(ctx, a, PREC_ASSIGN, strict);
     }
     out_str(ctx, ")");
 }
@@ -1211,9 +1358,14 @@ static void print_call(EmitCtx *ctx, const Node *n)
     }
     print_converted(ctx, callee, PREC_POSTFIX, false);
     out_str(ctx, "(");
+    const Type *fnty = emit_canonical(callee ? callee->ty : NULL);
+    if (fnty && fnty->kind == TY_PTR)
+        fnty = emit_canonical(fnty->base);
+    const Param *param = fnty && fnty->kind == TY_FUNC ? fnty->params : NULL;
     for (const Node *a = n->args.head; a; a = a->next) {
         out_str(ctx, a == n->args.head ? "" : ", ");
-        print_converted(ctx, a, PREC_ASSIGN, false);
+        print_assigned(ctx, a, param ? param->ty : NULL, PREC_ASSIGN);
+        param = param ? param->next : NULL;
     }
     const Node *id = printed_node(ctx, callee);
     if (id && id->kind == ND_IDENT && id->sym && id->sym->kind == SYM_FUNC) {
@@ -1271,6 +1423,8 @@ void emit_expr_prec(EmitCtx *ctx, const Node *n, EmitPrec prec)
     case ND_IDENT: print_ident(ctx, n); break;
     case ND_UNARY: print_unary(ctx, n); break;
     case ND_POSTFIX:
+        if (print_cxx_bool_step(ctx, n))
+            break;
         print_converted(ctx, n->lhs, PREC_POSTFIX, false);
         out_str(ctx, op_spellings[n->op]);
         break;
@@ -1282,7 +1436,7 @@ void emit_expr_prec(EmitCtx *ctx, const Node *n, EmitPrec prec)
             is_float_exact_double_lit(printed_node(ctx, n->rhs)))
             print_float_lit_as_float(ctx, printed_node(ctx, n->rhs)); /* `x *= 2.0f` */
         else
-            print_converted(ctx, n->rhs, PREC_ASSIGN, false);
+            print_assigned(ctx, n->rhs, n->op == OP_ASSIGN ? n->lhs->ty : NULL, PREC_ASSIGN);
         break;
     case ND_COND:
         print_operand(ctx, n->cond, PREC_LOGOR, false);
@@ -1300,7 +1454,7 @@ void emit_expr_prec(EmitCtx *ctx, const Node *n, EmitPrec prec)
     case ND_SIZEOF:
         out_str(ctx, "sizeof(");
         if (n->lhs)
-            print_converted(ctx, n->lhs, PREC_COMMA, false);
+            emit_expr_c_typed(ctx, n->lhs, PREC_COMMA);
         else
             emit_type(ctx, type_name_type(n), NULL, AS_ROLE_OTHER);
         out_str(ctx, ")");
@@ -1383,20 +1537,99 @@ static void print_storage(EmitCtx *ctx, const DeclSpecs *ds)
     }
 }
 
-static void print_initializer(EmitCtx *ctx, const Node *init)
+static void print_initializer(EmitCtx *ctx, const Node *init, const Type *dest)
 {
     out_str(ctx, " = ");
     if (init->kind == ND_INIT_LIST)
         print_init_list(ctx, init);
     else
-        print_converted(ctx, init, PREC_ASSIGN, false);
+        print_assigned(ctx, init, dest, PREC_ASSIGN);
+}
+
+/* A copy of `ty` without const on the object (and on array elements), for
+ * a declaration whose initialisation becomes an assignment.  `room` holds
+ * the copies; deeper array nesting keeps its qualifiers. */
+static const Type *writable_type(const Type *ty, Type *room, int count)
+{
+    if (!ty || count == 0 || ty->typedef_name || !(ty->is_const || ty->kind == TY_ARRAY))
+        return ty;
+    room[0] = *ty;
+    room[0].is_const = false;
+    if (ty->kind == TY_ARRAY)
+        room[0].base = (Type *)writable_type(ty->base, room + 1, count - 1);
+    return &room[0];
+}
+
+/* Prints the value a crossed declaration's initialiser gives `name`:
+ * `name = value;`, or for an aggregate a block that initialises a
+ * temporary the C way and copies it. */
+static void print_crossed_init(EmitCtx *ctx, const Node *d, const Type *ty, const char *name)
+{
+    const Type *canon = emit_canonical(ty);
+    bool array = canon && canon->kind == TY_ARRAY;
+    if (d->init->kind != ND_INIT_LIST && !array) {
+        emit_name(ctx, name);
+        out_str(ctx, " = ");
+        print_assigned(ctx, d->init, ty, PREC_ASSIGN);
+        out_str(ctx, ";");
+        emit_line_end(ctx);
+        return;
+    }
+    out_str(ctx, "{");
+    emit_line_end(ctx);
+    ctx->indent++;
+    emit_line_begin(ctx, (SrcLoc){0, 0});
+    emit_type_internal(ctx, ty, "sgc_init", AS_ROLE_BLOCK_OBJECT);
+    print_initializer(ctx, d->init, ty);
+    out_str(ctx, ";");
+    emit_line_end(ctx);
+    emit_line_begin(ctx, (SrcLoc){0, 0});
+    if (array) {
+        out_str(ctx, "memcpy(");
+        emit_name(ctx, name);
+        out_str(ctx, ", sgc_init, sizeof sgc_init);");
+    } else {
+        emit_name(ctx, name);
+        out_str(ctx, " = sgc_init;");
+    }
+    emit_line_end(ctx);
+    ctx->indent--;
+    emit_line_begin(ctx, (SrcLoc){0, 0});
+    out_str(ctx, "}");
+    emit_line_end(ctx);
+}
+
+/* CUDA C: a declaration a goto or case label jumps past (emit_jumps.c).
+ * C++ forbids bypassing an initialisation, so each object is declared
+ * without one and then assigned, in declaration order. */
+static void print_crossed_declaration(EmitCtx *ctx, const Node *decl, const Node *record)
+{
+    const DeclSpecs *ds = decl->decl_specs;
+    for (const Node *d = decl->items.head; d; d = d->next) {
+        Type room[8];
+        const Type *ty = writable_type(declarator_type(d), room, 8);
+        emit_line_begin(ctx, d == decl->items.head ? decl->loc : d->loc);
+        DeclInfo di = {.role = AS_ROLE_BLOCK_OBJECT, .record_spec = record,
+                       .spec_type = ds->resolved, .loc = d->loc};
+        print_decl(ctx, ty, declarator_name(d), &di);
+        out_str(ctx, ";");
+        emit_line_end(ctx);
+    }
+    for (const Node *d = decl->items.head; d; d = d->next) {
+        if (!d->init)
+            continue;
+        emit_line_begin(ctx, d->loc);
+        print_crossed_init(ctx, d, declarator_type(d), declarator_name(d));
+    }
 }
 
 static void print_function_decl(EmitCtx *ctx, const Symbol *fn, const Type *ty, SrcLoc loc,
                                 bool is_definition)
 {
     ctx->hooks->function_prefix(ctx, fn, is_definition);
-    DeclInfo di = {.role = AS_ROLE_OTHER, .fn = fn, .loc = loc};
+    if (fn->is_kernel && is_definition)
+        emit_check_kernel_name(ctx, fn);
+    DeclInfo di = {.role = AS_ROLE_OTHER, .fn = fn, .loc = loc, .keep_name = fn->is_kernel};
     print_decl(ctx, ty, fn->name, &di);
 }
 
@@ -1410,17 +1643,28 @@ static void print_declaration(EmitCtx *ctx, const Node *decl, bool file_scope, b
     EmitAsRole role = file_scope ? AS_ROLE_FILE_OBJECT : AS_ROLE_BLOCK_OBJECT;
     if (ds->storage == SC_TYPEDEF)
         role = AS_ROLE_OTHER;
-    if (!decl->items.head) {
-        if (!ds->record)
+    const Node *record = ds->record;
+    bool cxx_enum = ctx->hooks->is_cxx && record && record->kind == ND_ENUM_SPEC &&
+                    record->has_body;
+    if (!decl->items.head || cxx_enum) {
+        /* C++ prints an enum's objects as integers (print_record_base), so
+         * a declaration that also defines the enum defines it on its own. */
+        if (!record)
             return;
         if (!inline_for)
             emit_line_begin(ctx, decl->loc);
-        DeclInfo di = {.role = AS_ROLE_OTHER, .record_spec = ds->record,
+        DeclInfo di = {.role = AS_ROLE_OTHER, .record_spec = record,
                        .spec_type = ds->resolved, .loc = decl->loc};
         print_decl(ctx, ds->resolved, NULL, &di);
-        out_str(ctx, ";");
+        out_str(ctx, inline_for ? "; " : ";");
         if (!inline_for)
             emit_line_end(ctx);
+        if (!decl->items.head)
+            return;
+        record = NULL;
+    }
+    if (!file_scope && !inline_for && emit_decl_is_crossed(ctx, decl)) {
+        print_crossed_declaration(ctx, decl, record);
         return;
     }
     bool group = true, first_ptr = chain_has_ptr(declarator_type(decl->items.head));
@@ -1439,7 +1683,7 @@ static void print_declaration(EmitCtx *ctx, const Node *decl, bool file_scope, b
             print_function_decl(ctx, d->sym, ty, d->loc, false);
         } else if (starts) {
             print_storage(ctx, ds);
-            DeclInfo di = {.role = role, .record_spec = ds->record, .spec_type = ds->resolved,
+            DeclInfo di = {.role = role, .record_spec = record, .spec_type = ds->resolved,
                            .typedef_self = ds->storage == SC_TYPEDEF ? name : NULL, .loc = d->loc};
             print_decl(ctx, ty, name, &di);
         } else {
@@ -1452,7 +1696,7 @@ static void print_declaration(EmitCtx *ctx, const Node *decl, bool file_scope, b
             emit_buffer_free(&text);
         }
         if (d->init)
-            print_initializer(ctx, d->init);
+            print_initializer(ctx, d->init, ty);
         bool ends = !group || !d->next;
         if (ends && !inline_for) {
             out_str(ctx, ";");
@@ -1605,7 +1849,8 @@ static void print_stmt_body(EmitCtx *ctx, const Node *n)
     case ND_RETURN:
         out_str(ctx, n->lhs ? "return " : "return");
         if (n->lhs)
-            print_converted(ctx, n->lhs, PREC_COMMA, false);
+            print_assigned(ctx, n->lhs, ctx->function && ctx->function->ty
+                                        ? ctx->function->ty->base : NULL, PREC_COMMA);
         out_str(ctx, ";");
         emit_line_end(ctx);
         break;
@@ -1685,6 +1930,7 @@ static void print_function_def(EmitCtx *ctx, const Node *def)
     out_str(ctx, " {");
     emit_line_end(ctx);
     ctx->indent = 1;
+    emit_find_crossed_decls(ctx, def->body);
     if (ctx->hooks->group_prologue)
         ctx->hooks->group_prologue(ctx, fn);
     if (ctx->hooks->body_prologue)
@@ -1818,6 +2064,7 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
     EmitCtx ctx = {.hooks = hooks, .tu = tu, .sources = sources, .options = options,
                    .diag = diag, .out = &body, .target_data = target_data};
     emit_buffer_init(&ctx.pieces);
+    emit_collect_file_scope_names(&ctx);
     /* USE_FP64 comes from what is printed (a `double` spelled, a double
      * literal left double), not from sema's tu->uses_fp64: literals demoted
      * to float (print_binary) must not enable fp64. */
@@ -1863,6 +2110,8 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
         free(ctx.piece_keys[i]);
     free(ctx.piece_keys);
     free(ctx.defined_records);
+    free(ctx.file_scope_names);
+    free(ctx.split_decls);
     emit_groups_free(&ctx);
     emit_buffer_free(&ctx.pieces);
     emit_buffer_free(&head);

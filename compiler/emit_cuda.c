@@ -6,7 +6,7 @@
  * only when the body uses it: the OpenCL work-item functions, 64-bit atomics
  * that CUDA has only for unsigned long long, and the dynamic local memory
  * array.  CUDA is C++: sema's implicit conversions that C++ rejects are
- * printed (is_cxx), and identifiers that are C++ keywords get a `_` suffix. */
+ * printed (is_cxx); reserved identifiers are renamed by emit_names.c. */
 #include "emit_internal.h"
 #include "emit_lowering.h"
 
@@ -59,34 +59,6 @@ static void cuda_addr_space(EmitCtx *ctx, AddrSpace as, EmitAsRole role)
         else if (as == AS_CONSTANT)
             emit_out(ctx, "const ");
     }
-}
-
-/* C++ keywords and alternative tokens that are plain identifiers in C.
- * Keep in strcmp order: cuda_identifier looks names up with bsearch. */
-static const char *const cxx_keywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char16_t",
-    "char32_t", "class", "compl", "const_cast", "constexpr", "decltype", "delete",
-    "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept",
-    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-    "reinterpret_cast", "static_assert", "static_cast", "template", "this", "thread_local",
-    "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
-};
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static const char *cuda_identifier(EmitCtx *ctx, const char *name)
-{
-    static char renamed[256];
-    (void)ctx;
-    if (bsearch(&name, cxx_keywords, sizeof cxx_keywords / sizeof cxx_keywords[0],
-                sizeof cxx_keywords[0], compare_names)) {
-        snprintf(renamed, sizeof renamed, "%s_", name);
-        return renamed;
-    }
-    return name;
 }
 
 static void cuda_float_special(EmitCtx *ctx, double value, bool is_double)
@@ -374,7 +346,7 @@ const EmitHooks emit_cuda_hooks = {
     .addr_space = cuda_addr_space,
     .restrict_kw = "__restrict__",
     .static_assert_kw = "static_assert",
-    .identifier = cuda_identifier,
+    .reserved = &emit_reserved_cuda,
     .float_special = cuda_float_special,
     .unsupported = cuda_unsupported,
     .group_type = emit_groups_type_cuda,

@@ -99,7 +99,9 @@ static void print_elem_arg(EmitCtx *ctx, const Node *arg, TypeKind k, bool cuda)
     const Node *value = arg;
     if (value->kind == ND_CAST && value->is_implicit && value->lhs)
         value = value->lhs;
-    bool exact = elem_kind(value->ty) == k && k != TY_SIZE_T;
+    /* exact also in C++ terms: 'a' is a char there, a < b a bool */
+    bool exact = elem_kind(value->ty) == k && k != TY_SIZE_T &&
+                 !(cuda && emit_cxx_type_differs(ctx, value));
     if (!cuda && k != TY_SIZE_T) {
         emit_expr(ctx, arg);
     } else if (exact) {

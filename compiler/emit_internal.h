@@ -19,6 +19,23 @@
 
 typedef struct EmitCtx EmitCtx;
 
+/* How far a target reserves a name (emit_names.c). */
+typedef enum EmitReservedScope {
+    RESERVED_NONE,
+    RESERVED_FILE_SCOPE, /* clashes only with a file-scope declaration */
+    RESERVED_EVERYWHERE, /* keyword, type, macro or function the output may call */
+} EmitReservedScope;
+
+/* One target's reserved names, sorted in strcmp order. */
+typedef struct EmitReservedTable {
+    const char *target;                  /* "OpenCL C", "CUDA C" (diagnostics) */
+    const struct ReservedName *names;
+    size_t count;
+} EmitReservedTable;
+
+extern const EmitReservedTable emit_reserved_opencl;
+extern const EmitReservedTable emit_reserved_cuda;
+
 /* Where an object or pointee sits, so a target can pick its qualifier:
  * OpenCL writes `__local` everywhere; CUDA writes `__shared__` on a
  * block-scope object and nothing on a pointee. */
@@ -49,9 +66,9 @@ typedef struct EmitHooks {
     void (*addr_space)(EmitCtx *ctx, AddrSpace as, EmitAsRole role);
     const char *restrict_kw;          /* "restrict" / "__restrict__" */
     const char *static_assert_kw;     /* "_Static_assert" / "static_assert" */
-    /* Rewrites a user identifier that is reserved in the target language
-     * (CUDA: C++ keywords); returns `name` when it is fine.  May be NULL. */
-    const char *(*identifier)(EmitCtx *ctx, const char *name);
+    /* Names the target reserves; user identifiers whose stem is there are
+     * printed with a `_` more (emit_names.c).  May be NULL. */
+    const EmitReservedTable *reserved;
     /* Prints +inf/NaN of a float (is_double false) or double. */
     void (*float_special)(EmitCtx *ctx, double value, bool is_double);
     /* Prints the spelling of a group / async_barrier / arrival_token type.
@@ -166,6 +183,12 @@ struct EmitCtx {
     uint32_t line_file;        /* 0: no #line printed yet */
     unsigned line_next;
     size_t line_scan;          /* bytes of out already scanned for newlines */
+    const char **file_scope_names; /* names the unit declares at file scope,
+                                  sorted (RESERVED_FILE_SCOPE lookups) */
+    int file_scope_count;
+    const Node **split_decls;  /* CUDA: block-scope declarations that a goto or
+                                  case label jumps past (emit_jumps.c) */
+    int split_count;
     void *target_data;         /* per-target scratch */
     void *group_data;          /* scratch for the group/barrier lowering */
 };
@@ -200,10 +223,31 @@ void emit_expr_prec(EmitCtx *ctx, const Node *node, EmitPrec prec);
 /* `callee(arg, arg...)` with the arguments printed by emit_expr; arguments
  * that are implicit conversions are printed as casts when `strict`. */
 void emit_call_args(EmitCtx *ctx, const Node *call, bool strict);
-/* A declaration of `name` (NULL: abstract) with type `ty`, cdecl style. */
+/* A declaration of `name` (NULL: abstract) with type `ty`, cdecl style.
+ * `name` is a user identifier (renamed as emit_name does); sgcc's own
+ * names (`sgc_...`) go through emit_type_internal, printed as given. */
 void emit_type(EmitCtx *ctx, const Type *ty, const char *name, EmitAsRole role);
-/* A user identifier, renamed when the target reserves it. */
+void emit_type_internal(EmitCtx *ctx, const Type *ty, const char *name, EmitAsRole role);
+/* A user identifier, renamed when the target reserves it (emit_names.c). */
 void emit_name(EmitCtx *ctx, const char *name);
+EmitReservedScope emit_reserved_lookup(const EmitReservedTable *table, const char *name);
+const char *emit_reserved_name_at(const EmitReservedTable *table, size_t i); /* unit tests */
+bool emit_name_is_renamed(const EmitCtx *ctx, const char *name);
+/* Fills ctx->file_scope_names from the unit (once, before printing). */
+void emit_collect_file_scope_names(EmitCtx *ctx);
+/* Reports a kernel whose name the target reserves (kernels keep names). */
+void emit_check_kernel_name(EmitCtx *ctx, const Symbol *kernel);
+/* An expression whose type decides something in the target (an overload, a
+ * template argument, sizeof): in CUDA C, where C++ gives the printed text
+ * another type than C (a character literal is char, a comparison bool, an
+ * enumerator its enum), it is printed with a cast to its C type. */
+void emit_expr_c_typed(EmitCtx *ctx, const Node *node, EmitPrec prec);
+/* True when the C++ type of `node` as printed differs from its C type. */
+bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *node);
+/* CUDA C: finds the declarations of a function body that a goto or case
+ * label jumps past (ctx->split_decls); emit_decl_is_crossed asks. */
+void emit_find_crossed_decls(EmitCtx *ctx, const Node *body);
+bool emit_decl_is_crossed(const EmitCtx *ctx, const Node *decl);
 /* An integer literal of `ty` with value `v`, e.g. `5u`, `-3L`. */
 void emit_int_literal(EmitCtx *ctx, const Type *ty, uint64_t v);
 /* A floating literal that round-trips exactly: float gets an `f`. */

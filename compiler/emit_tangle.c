@@ -587,7 +587,7 @@ static void print_restructured_switch(EmitCtx *ctx, Tangle *t, const Node *s, Pl
     char value[32];
     snprintf(value, sizeof value, "sgc_switch_%d", id);
     emit_out(ctx, "const ");
-    emit_type(ctx, s->cond->ty, value, AS_ROLE_BLOCK_OBJECT);
+    emit_type_internal(ctx, s->cond->ty, value, AS_ROLE_BLOCK_OBJECT);
     emit_out(ctx, " = ");
     emit_expr(ctx, s->cond);
     emit_out(ctx, ";");
@@ -713,7 +713,7 @@ static void print_function_body(EmitCtx *ctx, const Symbol *fn)
         line(ctx, "bool sgc_returned = false; /* set by a return, which must not leave early */");
         if (!returns_void(fn)) {
             emit_line_begin(ctx, (SrcLoc){0, 0});
-            emit_type(ctx, fn->ty->base, "sgc_result", AS_ROLE_BLOCK_OBJECT);
+            emit_type_internal(ctx, fn->ty->base, "sgc_result", AS_ROLE_BLOCK_OBJECT);
             emit_out(ctx, ";");
             emit_line_end(ctx);
         }

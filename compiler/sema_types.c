@@ -763,6 +763,7 @@ static void enumerators(Sema *s, Type *ty, Node *spec)
         e->sym = sym;
         e->const_value = value;
         e->is_const_expr = true;
+        ty->enum_has_negative |= value < 0;
         next = value + 1;
     }
     ty->is_complete = true;

@@ -441,7 +441,8 @@ START_TEST(test_cxx_implicit_casts)
     Type *e = T(TY_ENUM);
     e->tag = "mode";
     Node *m = id(var("m", e));
-    ck_assert_str_eq(expr_cu(assign(m, cast(lit(1, T(TY_INT), "1"), e, true))), "m = (enum mode)1");
+    /* C++ objects of an enum type are printed as its compatible integer */
+    ck_assert_str_eq(expr_cu(assign(m, cast(lit(1, T(TY_INT), "1"), e, true))), "m = 1");
     ck_assert_str_eq(expr_cl(assign(m, cast(lit(1, T(TY_INT), "1"), e, true))), "m = 1");
 }
 END_TEST
@@ -1003,6 +1004,138 @@ START_TEST(test_cxx_keywords_renamed)
 }
 END_TEST
 
+/* Both reserved-name tables are in strcmp order (emit_names.c looks names
+ * up with bsearch) and hold what the OpenCL C 3.0 specification and the
+ * CUDA programming guide say each language reserves. */
+START_TEST(test_reserved_tables)
+{
+    const EmitReservedTable *tables[] = {&emit_reserved_opencl, &emit_reserved_cuda};
+    for (size_t t = 0; t < 2; t++) {
+        ck_assert_uint_gt(tables[t]->count, 500);
+        for (size_t i = 1; i < tables[t]->count; i++)
+            ck_assert_int_lt(strcmp(emit_reserved_name_at(tables[t], i - 1),
+                                    emit_reserved_name_at(tables[t], i)), 0);
+    }
+    /* OpenCL C: keywords, built-in types, vector types, built-in functions, macros */
+    static const char *const opencl[] = {
+        "half", "pipe", "image2d_t", "sampler_t", "float4", "int2", "uchar16", "min", "max",
+        "clamp", "dot", "mad", "select", "any", "all", "abs", "sqrt", "get_local_id",
+        "barrier", "printf", "atomic_add", "vload4", "vstore_half", "convert_int_sat_rte",
+        "as_float", "read_only", "FLT_MAX", "M_PI", "CLK_LOCAL_MEM_FENCE",
+    };
+    for (size_t i = 0; i < sizeof opencl / sizeof opencl[0]; i++)
+        ck_assert_msg(emit_reserved_lookup(&emit_reserved_opencl, opencl[i]) ==
+                      RESERVED_EVERYWHERE, "OpenCL C should reserve %s", opencl[i]);
+    /* CUDA C: C++ keywords, built-in variables and types, device functions */
+    static const char *const cuda[] = {
+        "class", "new", "delete", "this", "template", "namespace", "public", "private",
+        "operator", "nullptr", "typename", "explicit", "virtual", "min", "max", "threadIdx",
+        "warpSize", "dim3", "float4", "make_int2", "atomicAdd", "sqrtf", "sgc", "memcpy",
+        "get_global_id",
+    };
+    for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+        ck_assert_msg(emit_reserved_lookup(&emit_reserved_cuda, cuda[i]) == RESERVED_EVERYWHERE,
+                      "CUDA C should reserve %s", cuda[i]);
+    /* the host C library nvcc's headers declare clashes only at file scope */
+    ck_assert_int_eq(emit_reserved_lookup(&emit_reserved_cuda, "index"), RESERVED_FILE_SCOPE);
+    ck_assert_int_eq(emit_reserved_lookup(&emit_reserved_cuda, "time"), RESERVED_FILE_SCOPE);
+    static const char *const plain[] = {"a", "total", "lid", "gid", "value", "acc"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        ck_assert_int_eq(emit_reserved_lookup(&emit_reserved_opencl, plain[i]), RESERVED_NONE);
+        ck_assert_int_eq(emit_reserved_lookup(&emit_reserved_cuda, plain[i]), RESERVED_NONE);
+    }
+}
+END_TEST
+
+/* The renaming rule: a name whose stem (the name without trailing `_`s) is
+ * reserved gets one more `_`, so renamed names never meet another user
+ * name; sgcc's own prefixes count as reserved. */
+START_TEST(test_reserved_renaming)
+{
+    static const char *const cases[][3] = {
+        /* name, OpenCL C, CUDA C */
+        {"min", "min_", "min_"},
+        {"min_", "min__", "min__"},
+        {"min__", "min___", "min___"},
+        {"half", "half_", "half"},
+        {"pipe", "pipe_", "pipe"},
+        {"class", "class", "class_"},
+        {"threadIdx", "threadIdx", "threadIdx_"},
+        {"sgc_tmp", "sgc_tmp_", "sgc_tmp_"},
+        {"SGC_SPEC_1", "SGC_SPEC_1_", "SGC_SPEC_1_"},
+        {"sgc", "sgc", "sgc_"},
+        {"minimum", "minimum", "minimum"},
+        {"index", "index", "index"}, /* not declared at file scope here */
+        {"_", "_", "_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Symbol *s = var(cases[i][0], T(TY_INT));
+        ck_assert_str_eq(expr_cl(id(s)), cases[i][1]);
+        ck_assert_str_eq(expr_cu(id(s)), cases[i][2]);
+    }
+    /* `index` clashes with nvcc's <strings.h> only when the unit declares
+     * it at file scope */
+    const char *names[] = {"index"};
+    EmitCtx *ctx = ctx_for(&emit_cuda_hooks);
+    ctx->file_scope_names = names;
+    ctx->file_scope_count = 1;
+    emit_name(ctx, "index");
+    emit_name(ctx, "index_");
+    ctx->file_scope_names = NULL;
+    ctx->file_scope_count = 0;
+    ck_assert_str_eq(OUT.data, "index_index__");
+}
+END_TEST
+
+/* CUDA is C++: where C and C++ give one text different types, the CUDA
+ * output pins C's (C17 6.4.4.4p10, 6.5.8p6, 6.5.9p3, 6.5.3.3p5, 6.5.13p3,
+ * 6.5.14p3, 6.7.2.2p3). */
+START_TEST(test_cxx_c_types)
+{
+    Type *i = T(TY_INT);
+    Node *v = id(var("v", i));
+    Node *ch = N(ND_CHAR_LIT, i);
+    ch->text = "'a'";
+    ch->int_value = 'a';
+    Node *sz = N(ND_SIZEOF, T(TY_SIZE_T));
+    sz->lhs = ch;
+    ck_assert_str_eq(expr_cu(sz), "sizeof((int)'a')");
+    ck_assert_str_eq(expr_cl(sz), "sizeof('a')");
+    OpKind truth[] = {OP_LT, OP_EQ, OP_NE, OP_GE, OP_LOGAND, OP_LOGOR};
+    for (size_t k = 0; k < sizeof truth / sizeof truth[0]; k++) {
+        sz->lhs = bin(truth[k], v, lit(0, i, "0"));
+        char want[64];
+        snprintf(want, sizeof want, "sizeof((int)(v %s 0))", op_spellings[truth[k]]);
+        ck_assert_str_eq(expr_cu(sz), want);
+    }
+    sz->lhs = un(OP_NOT, v);
+    ck_assert_str_eq(expr_cu(sz), "sizeof((int)!v)");
+    /* an enumerator has type int in C, its enum in C++ */
+    Symbol *red = var("RED", i);
+    red->kind = SYM_ENUM_CONST;
+    sz->lhs = id(red);
+    ck_assert_str_eq(expr_cu(sz), "sizeof((int)RED)");
+    /* arithmetic already has the same type in both */
+    sz->lhs = bin(OP_ADD, v, lit(1, i, "1"));
+    ck_assert_str_eq(expr_cu(sz), "sizeof(v + 1)");
+    /* overloaded built-ins see C's argument types */
+    ck_assert_str_eq(expr_cu(call(BI_MAX, i, ch, v, NULL)), "max((int)'a', v)");
+    /* ++ and -- on bool as C defines them */
+    Node *b = id(var("b", T(TY_BOOL)));
+    Node *post = ast_unary(&A, ND_POSTFIX, OP_INC, b, at(1));
+    post->ty = b->ty;
+    ck_assert_str_eq(expr_cu(post), "sgc_bool_post_inc(&b)");
+    ck_assert_str_eq(expr_cl(post), "b++");
+    ck_assert_str_eq(expr_cu(un(OP_PRE_DEC, b)), "sgc_bool_pre_dec(&b)");
+    /* a string literal is const in C++ */
+    Node *str = N(ND_STRING_LIT, arr(T(TY_CHAR), 3));
+    str->text = "\"ab\"";
+    Node *p = id(var("p", ptr(T(TY_CHAR))));
+    ck_assert_str_eq(expr_cu(assign(p, str)), "p = (char *)\"ab\"");
+    ck_assert_str_eq(expr_cl(assign(p, str)), "p = \"ab\"");
+}
+END_TEST
+
 static Suite *emit_suite(void)
 {
     Suite *s = suite_create("emit");
@@ -1027,6 +1160,9 @@ static Suite *emit_suite(void)
     tcase_add_test(tc, test_golden_dynlocal_runs);
     tcase_add_test(tc, test_printf_matches_snprintf);
     tcase_add_test(tc, test_cxx_keywords_renamed);
+    tcase_add_test(tc, test_reserved_tables);
+    tcase_add_test(tc, test_reserved_renaming);
+    tcase_add_test(tc, test_cxx_c_types);
     suite_add_tcase(s, tc);
     return s;
 }
