@@ -22,7 +22,8 @@
  * -DSGC_SPEC_0 the cubins were compiled with).
  *
  * usage: exec_groups [-p PLATFORM-SUBSTRING] [-o BUILD-OPTIONS] [-N FIXED_N]
- *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [-v] [--no-divergent] [--per-kind] DIR
+ *                    [-k NAME-FRAGMENTS] [--quick] [--local N] [-v] [--no-divergent] [--per-kind]
+ *                    [--kind KIND] [--sample] DIR
  * --local N runs only work-group size N.  On a device whose sub-groups do
  * not promise divergent operation (no cl_khr_subgroup_non_uniform_vote or
  * _arithmetic: PoCL 5) the ballot, tangle and opportunistic kinds are
@@ -36,6 +37,11 @@
  * code: PoCL 5's kernel compiler did not finish a kernel holding all five
  * kinds (their shuffles are barriers there) in 420 s, and takes seconds on
  * one kind.
+ * --kind KIND (sub_group, ballot, fixed, tangle, opportunistic) builds and
+ * runs that kind alone (as --per-kind does for each).  --sample runs the
+ * sample_* units (gen_exec.py: a stratified subset of the kernels that the
+ * quick suite runs); without it they are skipped, as the full units hold
+ * the same kernels.
  * Exit: 0 all passed, 1 a check failed, 77 no such device. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #ifdef EXEC_CUDA
@@ -162,6 +168,14 @@ static bool less(Elem t, Val a, Val b)
 
 static bool truth(Elem t, Val v) { return elem_info[t].is_float ? v.d != 0 : v.u != 0; }
 
+/* A truth value as an element: 0 or 1 of type t. */
+static Val logical(Elem t, bool b)
+{
+    Val r = {0};
+    if (elem_info[t].is_float) r.d = b; else r.u = b;
+    return r;
+}
+
 static Val apply(Elem t, GOp op, Val a, Val b)
 {
     Val r = {0};
@@ -174,8 +188,8 @@ static Val apply(Elem t, GOp op, Val a, Val b)
     case GOP_BIT_AND: r.u = a.u & b.u; break;
     case GOP_BIT_OR: r.u = a.u | b.u; break;
     case GOP_BIT_XOR: r.u = a.u ^ b.u; break;
-    case GOP_LOGICAL_AND: r.u = truth(t, a) && truth(t, b); break;
-    case GOP_LOGICAL_OR: r.u = truth(t, a) || truth(t, b); break;
+    case GOP_LOGICAL_AND: r = logical(t, truth(t, a) && truth(t, b)); break;
+    case GOP_LOGICAL_OR: r = logical(t, truth(t, a) || truth(t, b)); break;
     case GOP_NONE: break;
     }
     if (t == T_FLOAT)
@@ -252,6 +266,8 @@ typedef struct Dev {
     bool verbose;       /* -v: a line before each launch (finding hangs) */
     size_t local;       /* --local: the one work-group size to run, or 0 */
     bool per_kind;      /* --per-kind: one program per group kind (OpenCL) */
+    int kind_filter;    /* --kind NAME: that kind alone (its own program), or -1 */
+    bool sample;        /* --sample: the sample_* units alone (else they are skipped) */
     int only_kind;      /* the kind the current program holds, or -1: all */
 } Dev;
 
@@ -655,6 +671,12 @@ static Val random_value(Elem t, GOp op)
         v.d = pick[rnd() % 16];
         if (op == GOP_PLUS || op == GOP_MINIMUM || op == GOP_MAXIMUM)
             v.d *= (double)(rnd() % 9);
+        /* Logical operators: mostly true (and) or mostly false (or), with
+         * -0.0 among the false values (it compares equal to zero). */
+        if (op == GOP_LOGICAL_AND && rnd() % 8 == 0)
+            v.d = rnd() & 1 ? 0.0 : -0.0;
+        else if (op == GOP_LOGICAL_OR && rnd() % 8 != 0)
+            v.d = rnd() & 1 ? 0.0 : -0.0;
         return v;
     }
     v.u = rnd();
@@ -820,7 +842,7 @@ int main(int argc, char **argv)
     const char *platform = NULL, *options = "", *dir = NULL;
     unsigned fixed_n = 4;
     bool divergent = true;
-    Dev dev = {.only_kind = -1};
+    Dev dev = {.only_kind = -1, .kind_filter = -1};
     /* Line-buffered even into a file: a run killed by a time limit (a hang
      * on some device) still shows how far it got. */
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -843,11 +865,23 @@ int main(int argc, char **argv)
             dev.verbose = true;
         else if (!strcmp(argv[i], "--per-kind"))
             dev.per_kind = true;
-        else
+        else if (!strcmp(argv[i], "--sample"))
+            dev.sample = true;
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
+            const char *want = argv[++i];
+            for (int k = 0; k < K_SG_COUNT; k++)
+                if (!strcmp(want, kind_names[k]))
+                    dev.kind_filter = k;
+            if (dev.kind_filter < 0) {
+                fprintf(stderr, "unknown group kind '%s'\n", want);
+                return 2;
+            }
+            dev.per_kind = true;
+        } else
             dir = argv[i];
     }
     if (!dir) {
-        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [-v] [--no-divergent] [--per-kind] DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [-p PLATFORM] [-o OPTIONS] [-N FIXED_N] [-k NAMES] [--quick] [--local N] [-v] [--no-divergent] [--per-kind] [--kind KIND] [--sample] DIR\n", argv[0]);
         return 2;
     }
     if (pick_device(&dev, platform) != 0) {
@@ -871,6 +905,8 @@ int main(int argc, char **argv)
         const Case *first = &cases[units[u].first];
         bool needs_sg = first->sub_groups, needs_fp64 = first->type == T_DOUBLE;
         bool any = false;
+        if (dev.sample != !strncmp(units[u].name, "sample_", 7))
+            continue;
         for (int c = units[u].first; c < units[u].end; c++)
             any |= selected(&dev, cases[c].name);
         if (!any)
@@ -886,6 +922,8 @@ int main(int argc, char **argv)
         /* One program per kind: ONLY_KIND (spec constant 1, gen_exec.py)
          * folds the other kinds' branches away in the device compiler. */
         for (int kind = 0; kind < kind_count(divergent); kind++) {
+            if (dev.kind_filter >= 0 && kind != dev.kind_filter)
+                continue;
             if (kind_is_divergent(kind) && !dev.divergent_ok) {
                 /* Not built: run_case would skip (and count) every launch. */
                 for (int c = units[u].first; c < units[u].end; c++)

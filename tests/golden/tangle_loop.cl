@@ -470,18 +470,25 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_IN_logical_or(T, x) ((T)((x) != 0))
 
 /* (op, T) pairs of the algorithms: bitwise operators only on integer types.
- * Logical operators are computed on int (truth values) only; the other
- * integer types reach them through wrappers.  Each list calls X(op, T). */
+ * Logical operators are computed on int (truth values) only; every other
+ * arithmetic type, floating ones included (C semantics: nonzero is true,
+ * the result is 0 or 1 of the type), reaches them through wrappers.  The
+ * two lists together cover every (op, T) pair of SPEC 1.1; the groups
+ * execution test (tests/exec_groups/gen_exec.py) enumerates the same
+ * pairs.  Each list calls X(op, T). */
 #define SGC_OPS_FLOAT(X, T) X(plus, T) X(multiplies, T) X(minimum, T) X(maximum, T)
 #define SGC_OPS_INT(X, T) SGC_OPS_FLOAT(X, T) X(bit_and, T) X(bit_or, T) X(bit_xor, T)
 #define SGC_OPS_LOGICAL(X) X(logical_and, int) X(logical_or, int)
-#define SGC_LOGICAL_WRAPPERS(X) X(logical_and, uint) X(logical_or, uint) \
-    X(logical_and, long) X(logical_or, long) X(logical_and, ulong) X(logical_or, ulong)
 #ifdef SGC_HAS_FP64
 #define SGC_OPS_DOUBLE(X) SGC_OPS_FLOAT(X, double)
+#define SGC_LOGICAL_WRAPPERS_DOUBLE(X) X(logical_and, double) X(logical_or, double)
 #else
 #define SGC_OPS_DOUBLE(X)
+#define SGC_LOGICAL_WRAPPERS_DOUBLE(X)
 #endif
+#define SGC_LOGICAL_WRAPPERS(X) X(logical_and, uint) X(logical_or, uint) \
+    X(logical_and, long) X(logical_or, long) X(logical_and, ulong) X(logical_or, ulong) \
+    X(logical_and, float) X(logical_or, float) SGC_LOGICAL_WRAPPERS_DOUBLE(X)
 #define SGC_OP_TYPE_PAIRS(X) SGC_OPS_INT(X, int) SGC_OPS_INT(X, uint)  \
     SGC_OPS_INT(X, long) SGC_OPS_INT(X, ulong) SGC_OPS_FLOAT(X, float) \
     SGC_OPS_DOUBLE(X) SGC_OPS_LOGICAL(X)
