@@ -1,0 +1,166 @@
+"""What a device offers, and the refusals and build options that follow.
+
+Mirrors sgrt exactly (the messages too), so that a kernel refused by a C
+host is refused by a Python host with the same words:
+  runtime/opencl.c  fill_capabilities, fill_info, cl_device_options
+  runtime/device.c  sgrt_device_fill_wg_strategies
+  runtime/program.c check_buildable, compose_options
+  runtime/cuda.c    capabilities of a CUDA device"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Tuple
+
+from ._errors import UnsupportedError
+
+# SGC_WG_STRATEGY values (runtime/sgrt.h, sgrt_wg_strategy).
+WG_STRATEGIES = {"tree": 1, "builtin": 2, "subgroup": 3}
+
+
+@dataclass(frozen=True)
+class DeviceCaps:
+    name: str
+    backend: str                   # "opencl" or "cuda"
+    kind: str = "gpu"              # gpu | cpu | accelerator | other
+    nvptx: bool = False            # NVIDIA's OpenCL: the nvptx tier
+    nv_sm: int = 0                 # compute capability * 10 + minor (NVIDIA)
+    opencl_c: Tuple[int, int] = (1, 2)
+    sub_groups: bool = False
+    non_uniform_groups: bool = False
+    split_barriers: bool = False
+    fp64: bool = False
+    wg_collectives: bool = False
+    sub_group_sizes: Tuple[int, ...] = field(default_factory=tuple)
+
+    @property
+    def tier(self) -> str:
+        """The OpenCL capability tier the emitted source will pick."""
+        if self.backend == "cuda":
+            return "cuda"
+        return "nvptx" if self.nvptx else "khr" if self.sub_groups else "wg"
+
+    def wg_strategies(self):
+        """The work-group strategies this device can build, best first."""
+        have = ["tree"]
+        if self.backend == "opencl" and self.wg_collectives:
+            have.append("builtin")
+        if self.sub_groups:
+            have.append("subgroup")
+        return have
+
+    def default_wg_strategy(self) -> str:
+        have = self.wg_strategies()
+        if "builtin" in have:
+            return "builtin"
+        if "subgroup" in have and self.kind != "cpu":
+            return "subgroup"
+        return "tree"
+
+
+def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
+                features=(), fp64_config=0, sub_group_sizes=(), nv_sm=0) -> DeviceCaps:
+    """DeviceCaps of an OpenCL device from its raw facts
+    (runtime/opencl.c: fill_info + fill_capabilities)."""
+    ext = set(extensions.split()) if isinstance(extensions, str) else set(extensions)
+    nvptx = "NVIDIA" in platform_name or "NVIDIA" in vendor
+    khr = "cl_khr_subgroups" in ext or "cl_intel_subgroups" in ext or \
+        (opencl_c[0] >= 3 and "__opencl_c_subgroups" in features)
+    ballot = "cl_khr_subgroup_ballot" in ext
+    shuffle = "cl_khr_subgroup_shuffle" in ext or "cl_intel_subgroups" in ext
+    divergent_ok = "cl_khr_subgroup_non_uniform_vote" in ext or \
+        "cl_khr_subgroup_non_uniform_arithmetic" in ext
+    collectives = opencl_c[0] >= 3 and "__opencl_c_work_group_collective_functions" in features
+    if nvptx:
+        sizes = (32,)
+    elif "cl_intel_required_subgroup_size" in ext:
+        sizes = tuple(int(s) for s in sub_group_sizes)
+    else:
+        sizes = ()
+    return DeviceCaps(
+        name=device_name, backend="opencl", kind=kind, nvptx=nvptx, nv_sm=nv_sm,
+        opencl_c=tuple(opencl_c), sub_groups=khr or nvptx,
+        non_uniform_groups=nvptx or (khr and ballot and shuffle and divergent_ok),
+        split_barriers=True,   # emulated with local memory on OpenCL
+        fp64=bool(fp64_config) or "cl_khr_fp64" in ext,
+        wg_collectives=opencl_c[0] == 2 or collectives, sub_group_sizes=sizes)
+
+
+def cuda_caps(device_name, cc_major, cc_minor, warp_size=32) -> DeviceCaps:
+    """runtime/cuda.c: every CUDA device has warps, divergent warp
+    operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
+    return DeviceCaps(name=device_name, backend="cuda", kind="gpu",
+                      nv_sm=cc_major * 10 + cc_minor, sub_groups=True,
+                      non_uniform_groups=True, split_barriers=cc_major >= 8, fp64=True,
+                      sub_group_sizes=(int(warp_size),))
+
+
+def check_buildable(module, caps: DeviceCaps) -> None:
+    """Raises UnsupportedError, with sgrt's message, for the first thing in
+    `module` the device cannot run (runtime/program.c check_buildable)."""
+    source = module.opencl_source if caps.backend == "opencl" else module.cuda_source
+    if source is None:
+        raise UnsupportedError(f"module '{module.name}' has no {caps.backend} source "
+                               f"(compile it with target=\"all\" or \"{caps.backend}\")")
+    if module.requires.fp64 and not caps.fp64:
+        raise UnsupportedError(f"module '{module.name}' uses double, but device "
+                               f"'{caps.name}' has no fp64 (cl_khr_fp64)")
+    for k in module.kernels:
+        if k.requires.sub_groups and not caps.sub_groups:
+            raise UnsupportedError(f"kernel '{k.name}' needs sub-groups (cl_khr_subgroups or "
+                                   f"cl_intel_subgroups), not supported on device "
+                                   f"'{caps.name}'")
+        if k.requires.non_uniform_groups and not caps.non_uniform_groups:
+            raise UnsupportedError(
+                f"kernel '{k.name}' uses non-uniform groups (ballot, tangle or opportunistic), "
+                f"which need sub-group operations in divergent control flow; device "
+                f"'{caps.name}' does not offer them (no cl_khr_subgroup_non_uniform_vote/"
+                f"arithmetic, or no ballot and shuffle)")
+        if k.requires.split_barriers and not caps.split_barriers:
+            raise UnsupportedError(f"kernel '{k.name}' needs split barriers (mbarrier, sm_80 "
+                                   f"or newer), not supported on device '{caps.name}'")
+        want = k.reqd_sub_group_size
+        if want and caps.sub_group_sizes and want not in caps.sub_group_sizes:
+            raise UnsupportedError(f"kernel '{k.name}' requires sub-group size {want}, not "
+                                   f"supported on device '{caps.name}'")
+        if not k.supported(caps.backend):
+            raise UnsupportedError(f"kernel '{k.name}' cannot run on {caps.backend}: "
+                                   f"{k.unsupported_reason(caps.backend)}")
+
+
+def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
+    """-DSGC_WG_STRATEGY=N for the strategy asked for (None: the device's
+    best), refusing one the device lacks (sgrt_program_set_wg_strategy)."""
+    name = strategy or caps.default_wg_strategy()
+    if name not in WG_STRATEGIES:
+        raise ValueError(f"unknown work-group strategy '{name}' (expected tree, builtin or "
+                         f"subgroup)")
+    if name not in caps.wg_strategies():
+        if name == "builtin":
+            needs = ("OpenCL C 2.0 work-group collective functions, which CUDA does not have"
+                     if caps.backend == "cuda" else
+                     "OpenCL C 2.0 work-group collective functions (work_group_reduce_*; "
+                     "OpenCL C 2.x, or 3.x with __opencl_c_work_group_collective_functions)")
+        else:
+            needs = "sub-groups (cl_khr_subgroups or cl_intel_subgroups)"
+        version = (f" (OpenCL C {caps.opencl_c[0]}.{caps.opencl_c[1]})"
+                   if caps.backend == "opencl" else "")
+        raise UnsupportedError(f"work-group strategy '{name}' needs {needs}, not supported "
+                               f"on device '{caps.name}'{version}")
+    return f"-DSGC_WG_STRATEGY={WG_STRATEGIES[name]}"
+
+
+def opencl_device_options(caps: DeviceCaps):
+    """runtime/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
+    defines, and the CPU shape of the work-group tree."""
+    opts = []
+    if caps.opencl_c[0] >= 3:
+        opts.append("-cl-std=CL3.0")
+    elif caps.opencl_c[0] == 2:
+        opts.append("-cl-std=CL2.0")
+    if caps.nvptx:
+        opts.append("-DSGC_NV_PTX=1")
+        if caps.nv_sm:
+            opts.append(f"-DSGC_NV_SM={caps.nv_sm}")
+    if caps.kind == "cpu":
+        opts.append("-DSGC_DEVICE_CPU=1")
+    return opts

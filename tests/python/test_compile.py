@@ -1,0 +1,201 @@
+"""sgcc.compile(): sources, metadata, errors and the translation cache,
+against the real sgcc executable."""
+import os
+import stat
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import sgcc
+from conftest import KERNELS
+
+GOOD = """spec_const int block = 16;
+spec_const(42) float alpha;
+kernel void partial_sums(global const int *in, global int *out, local float *tmp, uint n)
+{
+    sub_group sg = get_sub_group();
+    int sum = reduce_over_group(sg, in[get_global_id(0)], plus);
+    if (sg.leader())
+        atomic_fetch_add(&out[get_group_id(0)], sum);
+}
+"""
+
+BAD = """kernel void k(global int *o)
+{
+    o[0] = x;
+    o[1] = y;
+}
+"""
+
+
+def test_source_and_metadata():
+    m = sgcc.compile(source=GOOD, name="reduce")
+    assert m.name == "reduce"
+    assert "__kernel void partial_sums" in m.opencl_source
+    assert "partial_sums" in m.cuda_source and "__global__" in m.cuda_source
+    (k,) = m.kernels
+    assert k.name == "partial_sums"
+    assert [(p.name, p.kind, p.type, p.size, p.const) for p in k.params] == [
+        ("in", "global", "int", 4, True), ("out", "global", "int", 4, False),
+        ("tmp", "local", "float", 4, False), ("n", "scalar", "uint", 4, False)]
+    assert k.requires.sub_groups and not k.requires.non_uniform_groups
+    assert k.reqd_work_group_size is None and k.reqd_sub_group_size is None
+    specs = {s.name: s for s in m.spec_constants}
+    assert (specs["block"].id, specs["block"].type, specs["block"].required,
+            specs["block"].default) == (0, "int", False, 16)
+    assert (specs["alpha"].id, specs["alpha"].type, specs["alpha"].required,
+            specs["alpha"].default) == (42, "float", True, None)
+    assert m.requires.sub_groups and not m.requires.fp64
+
+
+def test_path_and_targets(tmp_path):
+    f = tmp_path / "vec.sgc"
+    f.write_text("kernel void add(global const float *a, global float *b) "
+                 "{ b[get_global_id(0)] += a[get_global_id(0)]; }\n")
+    m = sgcc.compile(path=f, target="opencl")
+    assert m.name == "vec" and m.cuda_source is None and "__kernel void add" in m.opencl_source
+    m = sgcc.compile(path=str(f), target="cuda")
+    assert m.opencl_source is None and "add" in m.cuda_source
+
+
+def test_defines_and_include_dirs(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "width.h").write_text("#define WIDTH 8\n")
+    src = ('#include "width.h"\n'
+           "kernel void k(global int *o) { o[0] = WIDTH + EXTRA; }\n")
+    m = sgcc.compile(source=src, include_dirs=[inc], defines={"EXTRA": 3})
+    assert "8 + 3" in m.opencl_source
+    m = sgcc.compile(source=src, include_dirs=str(inc), defines=["EXTRA=4"])
+    assert "8 + 4" in m.opencl_source
+
+
+def test_exactly_one_input():
+    with pytest.raises(TypeError):
+        sgcc.compile()
+    with pytest.raises(TypeError):
+        sgcc.compile(source=GOOD, path="x.sgc")
+    with pytest.raises(ValueError):
+        sgcc.compile(source=GOOD, target="metal")
+
+
+def test_compile_error_text_and_diagnostics(tmp_path):
+    f = tmp_path / "bad.sgc"
+    f.write_text(BAD)
+    with pytest.raises(sgcc.CompileError) as info:
+        sgcc.compile(path=f)
+    err = info.value
+    # str() is exactly what the sgcc command prints for the same input.
+    direct = subprocess.run([sgcc.find_executable(), "--color=never", "-t", "opencl",
+                             "-o", str(tmp_path / "out.cl"), str(f)],
+                            capture_output=True, text=True)
+    assert direct.returncode == 1
+    assert str(err) == direct.stderr.rstrip("\n")
+    assert "^" in str(err) and "o[0] = x;" in str(err)
+    assert [(d["file"], d["line"], d["column"], d["severity"]) for d in err.diagnostics] == [
+        (str(f), 3, 12, "error"), (str(f), 4, 12, "error")]
+    assert "'x'" in err.diagnostics[0]["message"] and "'y'" in err.diagnostics[1]["message"]
+    assert not any(tmp_path.glob("*.cl"))
+
+
+def test_compile_error_names_source_text():
+    with pytest.raises(sgcc.CompileError) as info:
+        sgcc.compile(source=BAD, name="mine")
+    assert str(info.value).startswith("mine.sgc:3:12: error:")
+    assert info.value.diagnostics[0]["file"] == "mine.sgc"
+
+
+def counting_exe(tmp_path):
+    """A wrapper around sgcc that counts its runs (translations only)."""
+    log = tmp_path / "runs.log"
+    wrapper = tmp_path / "sgcc-counting"
+    wrapper.write_text(f"#!/bin/sh\ncase \"$*\" in *--emit-json*) echo run >> '{log}';; esac\n"
+                       f"exec '{sgcc.find_executable()}' \"$@\"\n")
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    return wrapper, log
+
+
+def runs(log):
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def test_cache_hits_and_keys(tmp_path, monkeypatch):
+    wrapper, log = counting_exe(tmp_path)
+    monkeypatch.setenv("SGCC_EXE", str(wrapper))
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    a = sgcc.compile(source=GOOD)
+    b = sgcc.compile(source=GOOD)
+    assert runs(log) == 1
+    assert a.opencl_source == b.opencl_source and a.description == b.description
+    sgcc.compile(source=GOOD, defines={"X": 1})          # other options
+    sgcc.compile(source=GOOD + "\n")                     # other text
+    sgcc.compile(source=GOOD, target="opencl")           # other target
+    assert runs(log) == 4
+    sgcc.compile(source=GOOD, cache=False)
+    assert runs(log) == 5
+    # A second process (a second run of a script) hits the same entries.
+    code = ("import sgcc, sys; sgcc.compile(source=sys.stdin.read())")
+    subprocess.run([sys.executable, "-c", code], input=GOOD, text=True, check=True,
+                   env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert runs(log) == 5
+
+
+def test_cache_sees_include_changes(tmp_path, monkeypatch):
+    wrapper, log = counting_exe(tmp_path)
+    monkeypatch.setenv("SGCC_EXE", str(wrapper))
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "n.h").write_text("#define N 1\n")
+    src = tmp_path / "k.sgc"
+    src.write_text('#include "n.h"\nkernel void k(global int *o) { o[0] = N; }\n')
+    assert "o[0] = 1;" in sgcc.compile(path=src).opencl_source
+    assert "o[0] = 1;" in sgcc.compile(path=src).opencl_source
+    assert runs(log) == 1
+    (tmp_path / "n.h").write_text("#define N 2\n")
+    assert "o[0] = 2;" in sgcc.compile(path=src).opencl_source
+    assert runs(log) == 2
+
+
+def test_cache_concurrent_writers(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    results, errors = [], []
+
+    def work():
+        try:
+            results.append(sgcc.compile(source=GOOD).opencl_source)
+        except Exception as e:   # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(set(results)) == 1
+    assert not list((tmp_path / "cache").rglob(".tmp-*"))
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 1
+
+
+def test_errors_are_not_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    for _ in range(2):
+        with pytest.raises(sgcc.CompileError):
+            sgcc.compile(source=BAD)
+    assert not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_missing_executable(monkeypatch, tmp_path):
+    monkeypatch.setenv("SGCC_EXE", str(tmp_path / "nope"))
+    with pytest.raises(sgcc.ToolError, match="SGCC_EXE"):
+        sgcc.compile(source=GOOD)
+
+
+def test_python_m_sgcc_runs_the_command():
+    out = subprocess.run([sys.executable, "-m", "sgcc", "--version"], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 0 and "sgcc" in out.stdout
+
+
+def test_test_kernels_translate():
+    for f in sorted(KERNELS.glob("*.sgc")):
+        assert sgcc.compile(path=f).kernels

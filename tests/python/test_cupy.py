@@ -1,0 +1,73 @@
+"""sgcc.cupy on a CUDA GPU (skipped without CuPy or a device; run on the GPU
+machine by tests/python/gpu_run.sh): kernels checked against NumPy, spec
+constants by name and ID, dynamic local memory, refusals, argument checks."""
+import numpy as np
+import pytest
+
+import sgcc
+from conftest import KERNELS
+
+cp = pytest.importorskip("cupy")
+try:
+    if cp.cuda.runtime.getDeviceCount() < 1:
+        pytest.skip("no CUDA device", allow_module_level=True)
+except Exception as e:   # noqa: BLE001 - CuPy without a driver raises various errors
+    pytest.skip(f"no CUDA device ({e})", allow_module_level=True)
+import sgcc.cupy as sgcu  # noqa: E402
+
+LOCAL = 128
+
+
+def test_ballot_and_work_group_kernels():
+    raw = sgcu.build(sgcc.compile(path=KERNELS / "ballot.sgc"))
+    rng = np.random.default_rng(2)
+    x = rng.integers(-100, 100, 4 * LOCAL, dtype=np.int32)
+    d_x = cp.asarray(x)
+    out, sg = cp.zeros_like(d_x), cp.zeros(x.size, cp.uint32)
+    sgcu.Kernel(raw, "ballot_sums")((x.size // LOCAL,), (LOCAL,), (d_x, out, sg, np.int32(10)))
+    warp = np.arange(x.size) // 32
+    pred = x > 10
+    expect = np.array([x[(warp == warp[i]) & (pred == pred[i])].sum() for i in range(x.size)])
+    np.testing.assert_array_equal(cp.asnumpy(out), expect)
+    np.testing.assert_array_equal(cp.asnumpy(sg), (np.arange(x.size) % LOCAL) // 32)
+    raw = sgcu.build(sgcc.compile(path=KERNELS / "workgroup.sgc"), spec={"scale": 3})
+    sums = cp.zeros(x.size // LOCAL, cp.int32)
+    sgcu.Kernel(raw, "group_sums")((x.size // LOCAL,), (LOCAL,), (d_x, sums))
+    np.testing.assert_array_equal(cp.asnumpy(sums), 3 * x.reshape(-1, LOCAL).sum(axis=1))
+
+
+def test_local_memory_argument():
+    raw = sgcu.build(sgcc.compile(path=KERNELS / "workgroup.sgc"), spec={0: 1})
+    x = cp.linspace(-1, 1, 2 * LOCAL, dtype=cp.float32)
+    out = cp.zeros_like(x)
+    k = sgcu.Kernel(raw, "scaled_copy")
+    k((2,), (LOCAL,), (x, out, np.float32(2.5), sgcu.LocalMemory(4 * LOCAL)))
+    np.testing.assert_array_equal(cp.asnumpy(out), cp.asnumpy(x) * np.float32(2.5))
+    with pytest.raises(sgcc.ArgumentError, match="a numpy.float64 was passed"):
+        k((2,), (LOCAL,), (x, out, np.float64(2.5), sgcu.LocalMemory(4 * LOCAL)))
+    with pytest.raises(sgcc.ArgumentError, match="LocalMemory"):
+        k((2,), (LOCAL,), (x, out, np.float32(2.5), 512))
+    with pytest.raises(sgcc.ArgumentError, match="cupy.ndarray of int32"):
+        k((2,), (LOCAL,), (cp.zeros(4, cp.int32), out, np.float32(2.5),
+                           sgcu.LocalMemory(4 * LOCAL)))
+
+
+def test_spec_constants_exact():
+    m = sgcc.compile(path=KERNELS / "specs.sgc")
+    raw = sgcu.build(m, spec={"s_float": -0.0, 42: 2.0**-149, "s_long": -2**63,
+                              "s_ulong": 2**64 - 1})
+    f = cp.zeros(2, cp.float32)
+    sgcu.Kernel(raw, "read_floats")((1,), (1,), (f,))
+    assert list(cp.asnumpy(f).view(np.uint32)) == [0x80000000, 1]
+    ints, big = cp.zeros(8, cp.int64), cp.zeros(1, cp.uint64)
+    sgcu.Kernel(raw, "read_ints")((1,), (1,), (ints, big))
+    assert int(cp.asnumpy(ints)[7]) == -2**63 and int(cp.asnumpy(big)[0]) == 2**64 - 1
+    with pytest.raises(sgcc.SpecConstantError, match="required"):
+        sgcu.build(m)
+
+
+def test_refusal_of_sub_group_size_16():
+    m = sgcc.compile(source="[[reqd_sub_group_size(16)]]\n"
+                            "kernel void k(global int *o) { o[0] = 1; }\n")
+    with pytest.raises(sgcc.UnsupportedError, match="sub-group size 16"):
+        sgcu.build(m)

@@ -1,0 +1,171 @@
+"""sgcc.pyopencl on the CPU OpenCL runtimes (Intel: khr tier; PoCL 3.1: wg
+tier, no sub-groups): kernels run with results checked against NumPy,
+sgrt's refusals, spec constants by name and by ID, argument checks."""
+import numpy as np
+import pytest
+
+import sgcc
+from conftest import KERNELS
+
+cl = pytest.importorskip("pyopencl")
+import sgcc.pyopencl as sgcl  # noqa: E402
+
+LOCAL = 32
+
+
+@pytest.fixture(scope="module")
+def ballot():
+    return sgcc.compile(path=KERNELS / "ballot.sgc")
+
+
+@pytest.fixture(scope="module")
+def groups():
+    return sgcc.compile(path=KERNELS / "workgroup.sgc")
+
+
+def ballot_reference(x, sub_group_of, threshold):
+    """Sum over the work-items of the same work-group, sub-group and
+    predicate, computed on the host."""
+    out = np.empty_like(x)
+    wg = np.arange(x.size) // LOCAL
+    pred = x > threshold
+    for i in range(x.size):
+        same = (wg == wg[i]) & (sub_group_of == sub_group_of[i]) & (pred == pred[i])
+        out[i] = x[same].sum()
+    return out
+
+
+def test_ballot_group_kernel(sub_group_env, ballot):
+    ctx, queue, device = sub_group_env
+    prog = sgcl.build(ctx, ballot)
+    rng = np.random.default_rng(1)
+    x = rng.integers(-100, 100, 4 * LOCAL, dtype=np.int32)
+    mf = cl.mem_flags
+    d_in = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    d_out = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
+    d_sg = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
+    k = sgcl.Kernel(prog, "ballot_sums")
+    k(queue, (x.size,), (LOCAL,), d_in, d_out, d_sg, np.int32(10))
+    out, sg = np.empty_like(x), np.empty(x.size, np.uint32)
+    cl.enqueue_copy(queue, out, d_out)
+    cl.enqueue_copy(queue, sg, d_sg)
+    assert (sg < LOCAL).all()
+    np.testing.assert_array_equal(out, ballot_reference(x, sg, 10))
+
+
+def test_work_group_kernel(cl_env, groups):
+    ctx, queue, device = cl_env
+    module = groups
+    x = np.arange(8 * LOCAL, dtype=np.int32) - 100
+    mf = cl.mem_flags
+    d_in = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    expect = x.reshape(-1, LOCAL).sum(axis=1).astype(np.int32)
+    for spec, factor in (({}, 1), ({"scale": 3}, 3), ({0: -2}, -2)):
+        prog = sgcl.build(ctx, module, spec=spec)
+        d_out = cl.Buffer(ctx, mf.WRITE_ONLY, expect.nbytes)
+        sgcl.kernels(prog).group_sums(queue, (x.size,), (LOCAL,), d_in, d_out)
+        out = np.empty_like(expect)
+        cl.enqueue_copy(queue, out, d_out)
+        np.testing.assert_array_equal(out, expect * factor)
+
+
+def test_local_memory_and_scalar_args(cl_env, groups):
+    ctx, queue, device = cl_env
+    prog = sgcl.build(ctx, groups)
+    x = np.linspace(-1, 1, 2 * LOCAL).astype(np.float32)
+    mf = cl.mem_flags
+    d_in = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    d_out = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
+    sgcl.Kernel(prog, "scaled_copy")(queue, (x.size,), (LOCAL,), d_in, d_out,
+                                     np.float32(2.5), cl.LocalMemory(4 * LOCAL))
+    out = np.empty_like(x)
+    cl.enqueue_copy(queue, out, d_out)
+    np.testing.assert_array_equal(out, x * np.float32(2.5))
+
+
+def test_refused_on_wg_tier(pocl_env, ballot):
+    ctx, queue, device = pocl_env
+    with pytest.raises(sgcc.UnsupportedError) as info:
+        sgcl.build(ctx, ballot)
+    assert str(info.value) == (
+        f"kernel 'ballot_sums' needs sub-groups (cl_khr_subgroups or cl_intel_subgroups), "
+        f"not supported on device '{device.name}'")
+    assert sgcl.device_caps(device).tier == "wg"
+
+
+def test_tier_options(cl_env):
+    ctx, queue, device = cl_env
+    caps = sgcl.device_caps(device)
+    opts, _ = sgcl.build_options(device, sgcc.compile(source="kernel void k(global int *o) "
+                                                             "{ o[0] = 1; }"))
+    assert any(o.startswith("-DSGC_WG_STRATEGY=") for o in opts)
+    if "NVIDIA" in device.platform.name:
+        assert caps.tier == "nvptx" and "-DSGC_NV_PTX=1" in opts
+        return
+    assert "-DSGC_DEVICE_CPU=1" in opts and not any("SGC_NV_PTX" in o for o in opts)
+    if "Intel" in device.platform.name:
+        assert caps.tier == "khr" and caps.non_uniform_groups and caps.sub_group_sizes
+        assert caps.opencl_c[0] == 3 and "-cl-std=CL3.0" in opts
+    else:
+        assert caps.tier == "wg" and not caps.sub_groups
+
+
+def test_argument_type_errors(intel_env, groups):
+    ctx, queue, device = intel_env
+    prog = sgcl.build(ctx, groups)
+    k = sgcl.Kernel(prog, "scaled_copy")
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * LOCAL)
+    loc = cl.LocalMemory(4 * LOCAL)
+    g, l = (LOCAL,), (LOCAL,)
+    with pytest.raises(sgcc.ArgumentError, match=r"takes 4 argument\(s\) "
+                       r"\(in, out, factor, stage\), 3 given"):
+        k(queue, g, l, buf, buf, np.float32(1))
+    with pytest.raises(sgcc.ArgumentError, match=r"argument 2 \('factor'\) of kernel "
+                       r"'scaled_copy' is a by-value parameter of type float \(4 bytes\): "
+                       r"a numpy.float64 was passed"):
+        k(queue, g, l, buf, buf, np.float64(1), loc)
+    with pytest.raises(sgcc.ArgumentError, match="a numpy.float32 was expected, but a "
+                       "builtins.float"):
+        k(queue, g, l, buf, buf, 1.0, loc)
+    with pytest.raises(sgcc.ArgumentError, match=r"argument 0 \('in'\).*global buffer.*"
+                       r"a buffer was expected"):
+        k(queue, g, l, np.zeros(4, np.float32), buf, np.float32(1), loc)
+    with pytest.raises(sgcc.ArgumentError, match=r"argument 3 \('stage'\).*LocalMemory"):
+        k(queue, g, l, buf, buf, np.float32(1), buf)
+    import pyopencl.array as cla
+    ints = cla.zeros(queue, LOCAL, np.int32)
+    with pytest.raises(sgcc.ArgumentError, match="pyopencl.array.Array of int32"):
+        k(queue, g, l, ints, buf, np.float32(1), loc)
+    floats = cla.zeros(queue, LOCAL, np.float32)
+    k(queue, g, l, floats, buf, np.float32(1), loc).wait()   # an Array of the right type
+
+
+def test_required_work_group_size(intel_env):
+    ctx, queue, device = intel_env
+    m = sgcc.compile(source="spec_const uint wg = 16;\n"
+                            "[[reqd_work_group_size(wg, 1, 1)]]\n"
+                            "kernel void k(global uint *o) "
+                            "{ o[get_global_id(0)] = get_local_size(0); }\n")
+    prog = sgcl.build(ctx, m, spec={"wg": 8})
+    k = sgcl.Kernel(prog, "k")
+    assert k.reqd_work_group_size == (8, 1, 1)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 32)
+    k(queue, (32,), None, buf)            # local size taken from the attribute
+    out = np.empty(32, np.uint32)
+    cl.enqueue_copy(queue, out, buf)
+    assert (out == 8).all()
+    with pytest.raises(sgcc.ArgumentError, match="differs from its required"):
+        k(queue, (32,), (16,), buf)
+
+
+def test_build_options_passthrough(intel_env):
+    ctx, queue, device = intel_env
+    # A user option comes last: here it binds the constant by hand.
+    m = sgcc.compile(source="spec_const int v = 1;\n"
+                            "kernel void k(global int *o) { o[0] = v; }")
+    prog = sgcl.build(ctx, m, options=["-DSGC_SPEC_0=41"])
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)
+    sgcl.Kernel(prog, "k")(queue, (1,), (1,), buf)
+    out = np.empty(1, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert out[0] == 41

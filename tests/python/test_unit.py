@@ -1,0 +1,163 @@
+"""Unit tests of the package's pure parts, on a hand-written module
+description (fixture_module.json, the agreed shape of --emit-json): the
+Module objects, spec-constant binding and spelling, device capability
+decisions.  No sgcc run, no device."""
+import json
+import math
+import struct
+
+import pytest
+
+import sgcc
+from sgcc import _caps, _spec
+from conftest import HERE
+
+
+@pytest.fixture
+def module():
+    desc = json.loads((HERE / "fixture_module.json").read_text())
+    return sgcc.Module(desc, "/* cl */", "/* cu */")
+
+
+def test_module_objects(module):
+    assert module.name == "fixture"
+    k = module.kernel("partial_sums")
+    assert [p.name for p in k.params] == ["in", "out", "tmp", "n"]
+    assert [p.kind for p in k.params] == ["global", "global", "local", "scalar"]
+    assert k.params[0].const and not k.params[1].const
+    assert k.reqd_work_group_size[0] == {"spec_constant": "block", "id": 0}
+    assert k.requires.non_uniform_groups and not k.requires.fp64
+    assert k.supported("opencl") and not k.supported("cuda")
+    assert "32 threads" in k.unsupported_reason("cuda")
+    assert module.spec_constant("alpha").id == 42
+    assert module.spec_constant(0).name == "block"
+    with pytest.raises(KeyError, match="no kernel 'nope'"):
+        module.kernel("nope")
+
+
+def test_spec_by_name_and_id(module):
+    by_name = _spec.define_options(_spec.resolve(module, {"block": 32, "alpha": 2.5}))
+    by_id = _spec.define_options(_spec.resolve(module, {0: 32, 42: 2.5}))
+    assert by_name == by_id == ["-DSGC_SPEC_0=32", "-DSGC_SPEC_42=0x1.4p+1f"]
+
+
+def test_spec_errors(module):
+    with pytest.raises(sgcc.SpecConstantError, match="required and has no value"):
+        _spec.resolve(module, {"block": 1})
+    with pytest.raises(sgcc.SpecConstantError, match="no specialization constant named 'blok'"):
+        _spec.resolve(module, {"blok": 1, "alpha": 1.0})
+    with pytest.raises(sgcc.SpecConstantError, match="with ID 7"):
+        _spec.resolve(module, {7: 1, "alpha": 1.0})
+    with pytest.raises(sgcc.SpecConstantError, match="given twice"):
+        _spec.resolve(module, {"block": 1, 0: 2, "alpha": 1.0})
+    with pytest.raises(sgcc.SpecConstantError, match="expected an integer"):
+        _spec.resolve(module, {"block": 1.5, "alpha": 1.0})
+    with pytest.raises(sgcc.SpecConstantError, match="out of range"):
+        _spec.resolve(module, {"block": 2**31, "alpha": 1.0})
+    with pytest.raises(sgcc.SpecConstantError, match="out of range"):
+        _spec.resolve(module, {"alpha": 1e39})
+    with pytest.raises(sgcc.SpecConstantError, match="expected a number"):
+        _spec.resolve(module, {"alpha": "1.0"})
+
+
+def spec(type_):
+    return sgcc.SpecConstant("c", 3, type_, False, 0, "0", "SGC_SPEC_3")
+
+
+INT_CASES = [
+    ("char", -128, "-128"), ("char", 127, "127"), ("uchar", 255, "255"),
+    ("short", -32768, "-32768"), ("ushort", 65535, "65535"),
+    ("int", -2**31, "(-2147483647-1)"), ("int", 2**31 - 1, "2147483647"),
+    ("uint", 2**32 - 1, "4294967295u"), ("long", -2**63, "(-9223372036854775807L-1)"),
+    ("ulong", 2**64 - 1, "18446744073709551615UL"), ("bool", True, "1"), ("bool", 0, "0"),
+]
+
+
+@pytest.mark.parametrize("type_,value,text", INT_CASES)
+def test_integer_spelling(module, type_, value, text):
+    assert _spec.format_value(spec(type_), module, value) == text
+
+
+@pytest.mark.parametrize("type_,value", [("char", 128), ("uchar", -1), ("ushort", 65536),
+                                         ("uint", -1), ("ulong", 2**64), ("long", 2**63),
+                                         ("bool", 2)])
+def test_integer_range(module, type_, value):
+    with pytest.raises(sgcc.SpecConstantError):
+        _spec.format_value(spec(type_), module, value)
+
+
+FLOAT_EDGES = [0.1, -0.0, 0.0, 1.0, -2.5, 1e-45, 1.4e-45, 1.17549435e-38, 5e-40,
+               3.4028234663852886e+38, -3.4028234663852886e+38]
+DOUBLE_EDGES = [0.1, -0.0, 5e-324, 2.2250738585072014e-308, 1e-310,
+                1.7976931348623157e+308, -1.7976931348623157e+308, 1 / 3]
+
+
+def float32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+@pytest.mark.parametrize("value", FLOAT_EDGES)
+def test_float_spelling_round_trips(module, value):
+    text = _spec.format_value(spec("float"), module, value)
+    assert text.endswith("f")
+    # The spelling parses back to the float32 nearest to the value, bit for bit.
+    assert float32_bits(float.fromhex(text[:-1])) == float32_bits(value)
+
+
+@pytest.mark.parametrize("value", DOUBLE_EDGES)
+def test_double_spelling_round_trips(module, value):
+    text = _spec.format_value(spec("double"), module, value)
+    back = float.fromhex(text)
+    assert struct.pack("<d", back) == struct.pack("<d", value)
+
+
+def test_c_hex_is_glibc_spelling():
+    # glibc printf("%a") for these (checked against C: 0x1p+0, 0x0p+0, ...).
+    assert _spec.c_hex(1.0) == "0x1p+0"
+    assert _spec.c_hex(0.0) == "0x0p+0"
+    assert _spec.c_hex(-0.0) == "-0x0p+0"
+    assert _spec.c_hex(0.1) == "0x1.999999999999ap-4"
+    assert _spec.c_hex(5e-324) == "0x0.0000000000001p-1022"
+
+
+def test_nonfinite_spelling(module):
+    assert _spec.format_value(spec("float"), module, math.inf) == "(1.0f/0.0f)"
+    assert _spec.format_value(spec("double"), module, -math.inf) == "(-1.0/0.0)"
+    assert _spec.format_value(spec("double"), module, math.nan) == "(0.0/0.0)"
+
+
+def caps(**kw):
+    base = dict(platform_name="P", vendor="V", device_name="dev", kind="cpu",
+                opencl_c=(1, 2), extensions="")
+    base.update(kw)
+    return _caps.opencl_caps(**base)
+
+
+def test_tiers_and_options():
+    nv = caps(platform_name="NVIDIA CUDA", kind="gpu", opencl_c=(3, 0), nv_sm=90)
+    assert nv.tier == "nvptx" and nv.non_uniform_groups
+    assert _caps.opencl_device_options(nv) == ["-cl-std=CL3.0", "-DSGC_NV_PTX=1",
+                                               "-DSGC_NV_SM=90"]
+    wg = caps()
+    assert wg.tier == "wg" and not wg.sub_groups
+    assert _caps.opencl_device_options(wg) == ["-DSGC_DEVICE_CPU=1"]
+    assert _caps.wg_strategy_option(wg) == "-DSGC_WG_STRATEGY=1"
+    khr = caps(extensions="cl_khr_subgroups cl_khr_subgroup_ballot cl_khr_subgroup_shuffle")
+    assert khr.tier == "khr" and not khr.non_uniform_groups   # no non-uniform extension
+    ok = caps(extensions="cl_intel_subgroups cl_khr_subgroup_ballot "
+                         "cl_khr_subgroup_non_uniform_vote")
+    assert ok.non_uniform_groups
+
+
+def test_refusals_match_sgrt(module):
+    with pytest.raises(sgcc.UnsupportedError, match=r"^kernel 'partial_sums' needs sub-groups "
+                       r"\(cl_khr_subgroups or cl_intel_subgroups\), not supported on "
+                       r"device 'dev'$"):
+        _caps.check_buildable(module, caps())
+    khr = caps(extensions="cl_khr_subgroups cl_khr_subgroup_ballot cl_khr_subgroup_shuffle")
+    with pytest.raises(sgcc.UnsupportedError, match="uses non-uniform groups"):
+        _caps.check_buildable(module, khr)
+    with pytest.raises(sgcc.UnsupportedError, match="work-group strategy 'builtin' needs"):
+        _caps.wg_strategy_option(caps(), "builtin")
+    with pytest.raises(sgcc.UnsupportedError, match="cannot run on cuda"):
+        _caps.check_buildable(module, _caps.cuda_caps("H100", 9, 0))
