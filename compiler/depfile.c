@@ -1,7 +1,8 @@
 /* depfile.c — make-style dependency rules for -M / -MD (SPEC §3).
  *
- * The rule names one target (ninja reads only one) and lists the files the
- * preprocessor opened, main file first.  Escaping follows GCC's -MD output,
+ * The rule names every output (or the -MT/-MQ targets) and lists the files
+ * the preprocessor opened, main file first; -MP adds an empty rule per
+ * header.  Escaping follows GCC's -MD output,
  * which is what both GNU make and ninja's depfile parser understand:
  * "\ " for a space, "\#" for '#', "$$" for '$'. */
 #include "driver.h"
@@ -27,9 +28,17 @@ void depfile_escape(EmitBuffer *out, const char *path)
     }
 }
 
-void depfile_format(EmitBuffer *out, const char *target, const char *const *deps, int count)
+void depfile_format(EmitBuffer *out, const char *const *targets, const bool *quote,
+                    int target_count, const char *const *deps, int count, bool phony)
 {
-    depfile_escape(out, target);
+    for (int i = 0; i < target_count; i++) {
+        if (i > 0)
+            emit_write(out, " ", 1);
+        if (quote[i])
+            depfile_escape(out, targets[i]);
+        else
+            emit_write(out, targets[i], strlen(targets[i]));
+    }
     emit_write(out, ":", 1);
     for (int i = 0; i < count; i++) {
         /* One dependency per line keeps long include lists readable. */
@@ -37,4 +46,9 @@ void depfile_format(EmitBuffer *out, const char *target, const char *const *deps
         depfile_escape(out, deps[i]);
     }
     emit_write(out, "\n", 1);
+    for (int i = 1; phony && i < count; i++) {
+        emit_write(out, "\n", 1);
+        depfile_escape(out, deps[i]);
+        emit_write(out, ":\n", 2);
+    }
 }

@@ -1,21 +1,25 @@
-/* main.c — the sgcc command (SPEC §3): options, the pipeline, the outputs.
+/* main.c — the sgcc command (SPEC §3, §6): options, output paths, and the
+ * writing of outputs around libsgcc (sgcc.h), which does the compiling.
  *
  * Options are one X-macro table that drives both the parser and --help, so
- * the two cannot disagree (docs/sgcc.1.scd lists the same rows; tests/cli checks
- * it).  The pipeline is the one of docs/DESIGN.md: load, preprocess, parse,
- * sema, emit each target into memory, optionally the host header and
- * --verify, and only then write.
+ * the two cannot disagree (docs/sgcc.1.scd lists the same rows; tests/cli
+ * checks it).  Each input is one libsgcc compilation; its diagnostics are
+ * printed from the result's records (text, colour or JSON), --verify and
+ * --stats hook into the compilation through libsgcc_internal.h.
  *
  * Output policy (why: SPEC §3, "on any error no output file is created and an
- * existing one is left untouched"): every output — code, header, depfile — is
- * first written to a temporary beside its destination (mkstemp, fsync), and
- * only when all stages and all temporaries succeeded are they renamed into
- * place, in a row.  A rename can still fail half-way (say, the second
- * directory vanished); then the outputs already renamed stay, the rest are
- * unlinked and sgcc exits 3.
+ * existing one is left untouched"): every output of an input — code, header,
+ * JSON, depfile — is first written to a temporary beside its destination
+ * (mkstemp, fsync), and only when the input compiled and all temporaries were
+ * written are they renamed into place, in a row.  Inputs are independent, as
+ * with gcc: an error in one leaves its outputs unwritten and the others go
+ * on.  A rename can still fail half-way; then the outputs already renamed
+ * stay, the rest are unlinked and sgcc exits 3.  Outputs never go next to an
+ * input that is not a regular file (standard input, /dev/stdin, a pipe):
+ * those need -o.
  *
  * Exit status: 0 ok, 1 errors in the input, 2 bad usage, 3 I/O or internal
- * error.  Only this file decides it; the library reports to the Diag sink. */
+ * error; with several inputs, the highest.  Only this file decides it. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,11 +29,9 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "emit.h"
 #include "emit_header.h"
-#include "parse.h"
-#include "preprocess.h"
-#include "sema.h"
+#include "libsgcc_internal.h"
+#include "suggest.h"
 #include "verify.h"
 
 #ifndef SGCC_VERSION
@@ -46,33 +48,48 @@ typedef enum ExitStatus {
 /* ---- the option table -------------------------------------------------- */
 
 /* X(id, short spelling, long spelling, joiner, argument, help).  `joiner` is
- * how --help shows the argument after the long spelling; every option with an
+ * how --help shows the argument after the spelling; every option with an
  * argument also accepts it as the next word, and long ones as "--opt=value",
- * short ones glued on ("-Idir", "-DNAME=1", "-MFfile"). */
+ * short ones glued on ("-Idir", "-DNAME=1", "-MFfile").  A short spelling
+ * ending in '=' takes its argument glued only ("-std=c17"). */
 #define OPTIONS(X)                                                                      \
     X(TARGET, "-t", "--target", " ", "opencl|cuda|all", "languages to emit (default: all)") \
     X(OUTPUT, "-o", NULL, " ", "PATH",                                                  \
-      "output file (one target) or base name (all: PATH.cl, PATH.cu); - is stdout")    \
+      "output file (one target) or base name (all: PATH.cl, PATH.cu); - is stdout; "    \
+      "DIR/ puts each input's outputs in DIR")                                          \
     X(HEADER, NULL, "--header", " ", "PATH", "also write the host header for sgrt")     \
+    X(EMIT_JSON, NULL, "--emit-json", " ", "PATH",                                      \
+      "also write the module description (JSON, docs/module.schema.json)")              \
     X(INCLUDE, "-I", NULL, " ", "DIR", "add DIR to the #include search path")          \
     X(DEFINE, "-D", NULL, " ", "NAME[=VAL]", "define a macro (VAL defaults to 1)")     \
     X(UNDEFINE, "-U", NULL, " ", "NAME", "undefine a macro")                           \
+    X(STD, "-std=", NULL, "", "sgc|c17|c18", "the language: SGC over C17 (the only one)") \
+    X(PREPROCESS, "-E", NULL, " ", NULL, "print the preprocessed source (stdout or -o FILE)") \
+    X(SYNTAX_ONLY, "-fsyntax-only", NULL, " ", NULL, "check the input; write nothing")  \
     X(DEPS_ONLY, "-M", NULL, " ", NULL, "print make dependencies to stdout; write no output") \
+    X(DEPS_ONLY_USER, "-MM", NULL, " ", NULL, "the same as -M (sgcc has no system headers)") \
     X(DEPS_MD, "-MD", NULL, " ", NULL, "also write a depfile (default: output base + .d)") \
+    X(DEPS_MMD, "-MMD", NULL, " ", NULL, "the same as -MD (sgcc has no system headers)") \
     X(DEPS_FILE, "-MF", NULL, " ", "FILE", "write the dependencies to FILE")           \
     X(DEPS_TARGET, "-MT", NULL, " ", "TARGET",                                          \
-      "target of the dependency rule (default: the first output)")                     \
+      "target of the dependency rule (default: every output); repeatable")              \
+    X(DEPS_QUOTED, "-MQ", NULL, " ", "TARGET", "like -MT, with characters special to make quoted") \
+    X(DEPS_PHONY, "-MP", NULL, " ", NULL, "add a phony target for each included file")  \
     X(VERIFY, NULL, "--verify", " ", NULL,                                              \
       "compile the output with libclang (OpenCL C) and NVRTC (CUDA C)")                \
     X(WERROR, "-Werror", NULL, " ", NULL, "treat warnings as errors")                  \
+    X(WARNING, "-W", NULL, "", "[no-][error=]NAME",                                     \
+      "turn warning NAME on, off, or into an error (-Wall and -Wextra are accepted)")    \
     X(NO_WARNINGS, "-w", NULL, " ", NULL, "suppress warnings")                         \
     X(COLOR, NULL, "--color", "=", "auto|always|never", "colour diagnostics (default: auto)") \
+    X(DIAG_COLOR, "-fdiagnostics-color=", NULL, "", "auto|always|never", "the same as --color") \
     X(DIAG_FORMAT, NULL, "--diagnostics-format", "=", "text|json",                      \
       "diagnostics as text (default) or as a JSON array")                              \
     X(STATS, NULL, "--stats", " ", NULL,                                                \
       "print per target what the tangle-mask lowering emitted (stderr)")               \
+    X(VERBOSE, "-v", "--verbose", " ", NULL, "print the version, the search path and each file written") \
     X(VERSION, NULL, "--version", " ", NULL, "print the version and exit")             \
-    X(HELP, NULL, "--help", " ", NULL, "print this help and exit")
+    X(HELP, "-h", "--help", " ", NULL, "print this help and exit")
 
 typedef enum OptionId {
 #define X(id, s, l, j, arg, help) OPT_##id,
@@ -96,34 +113,44 @@ static const OptionSpec option_specs[OPT_COUNT] = {
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 
 typedef struct DriverOptions {
-    const char *input;
+    const char **inputs;        /* in command-line order ("-" is stdin) */
+    int input_count;
     bool target[TARGET_COUNT];  /* languages to write */
     const char *output;         /* -o, or NULL */
     const char *header;         /* --header, or NULL */
-    PPOptions pp;               /* -I, -D, -U (arrays sized by argc) */
-    bool deps_only, deps_md;    /* -M, -MD */
-    const char *deps_file, *deps_target;
-    bool verify, werror, no_warnings, stats;
-    bool warning_enabled[WARN_COUNT];      /* -Wname / -Wno-name */
-    signed char warning_error[WARN_COUNT]; /* -Werror=name / -Wno-error=name */
+    const char *emit_json;      /* --emit-json, or NULL */
+    sgcc_options *lib;          /* -I -D -U -W... as libsgcc options */
+    const char **include_dirs;  /* -I again, for -v */
+    int include_dir_count;
+    bool preprocess, syntax_only;
+    bool deps_only, deps_md, deps_phony; /* -M, -MD, -MP */
+    const char *deps_file;      /* -MF */
+    char **deps_targets;        /* -MT and -MQ, -MQ ones already quoted */
+    int deps_target_count;
+    bool verify, stats, verbose;
     ColorMode color;
     DiagFormat format;
 } DriverOptions;
 
 static void print_help(FILE *out)
 {
-    fputs("usage: sgcc [options] input.sgc\n"
-          "Translates an SGC source file to OpenCL C and/or CUDA C.\n\noptions:\n", out);
+    fputs("usage: sgcc [options] input.sgc...\n"
+          "Translates SGC source files to OpenCL C and/or CUDA C.\n\noptions:\n", out);
     for (int i = 0; i < OPT_COUNT; i++) {
         const OptionSpec *o = &option_specs[i];
+        const char *joiner = o->long_name ? o->joiner : (o->joiner[0] ? " " : "");
         char spelling[64];
         snprintf(spelling, sizeof spelling, "%s%s%s%s%s", o->short_name ? o->short_name : "",
                  o->short_name && o->long_name ? ", " : "", o->long_name ? o->long_name : "",
-                 o->arg ? (o->long_name ? o->joiner : " ") : "", o->arg ? o->arg : "");
+                 o->arg ? joiner : "", o->arg ? o->arg : "");
         fprintf(out, "  %-34s %s\n", spelling, o->help);
     }
-    fputs("\nOutputs go next to the input (dir/x.sgc -> dir/x.cl, dir/x.cu) unless -o is given.\n"
-          "exit status: 0 ok, 1 errors in the input, 2 bad usage, 3 I/O or internal error\n",
+    fputs("\nOutputs go next to the input (dir/x.sgc -> dir/x.cl, dir/x.cu) unless -o is given;\n"
+          "an input that is not a regular file (- is standard input) needs -o.\n"
+          "warnings (-Wname):", out);
+    for (int w = 1; w < WARN_COUNT; w++)
+        fprintf(out, "%s %s", w % 4 == 0 ? "\n " : "", diag_warnings[w].name);
+    fputs("\nexit status: 0 ok, 1 errors in the input, 2 bad usage, 3 I/O or internal error\n",
           out);
 }
 
@@ -171,6 +198,26 @@ static int find_option(const char *word, const char **value)
     return best;
 }
 
+/* "unknown option '--targt'; did you mean '--target'?" */
+static int unknown_option(const char *word)
+{
+    const char *candidates[2 * OPT_COUNT];
+    size_t n = 0;
+    for (int i = 0; i < OPT_COUNT; i++) {
+        if (option_specs[i].short_name && strlen(option_specs[i].short_name) > 2)
+            candidates[n++] = option_specs[i].short_name;
+        if (option_specs[i].long_name)
+            candidates[n++] = option_specs[i].long_name;
+    }
+    int len = (int)strcspn(word, "=");
+    char *name = strndup(word, (size_t)len);
+    const char *hint = name ? suggest_closest(name, candidates, n) : NULL;
+    free(name);
+    if (hint)
+        return usage_error("unknown option '%.*s'; did you mean '%s'?", len, word, hint);
+    return usage_error("unknown option '%.*s'", len, word);
+}
+
 /* Matches `value` against "a|b|c"; returns the index or -1. */
 static int choice_index(const char *choices, const char *value)
 {
@@ -189,44 +236,91 @@ static int apply_choice(DriverOptions *opt, OptionId id, const char *spelling, c
 {
     int index = choice_index(option_specs[id].arg, value);
     if (index < 0)
-        return usage_error("invalid argument '%s' to '%s' (expected %s)", value, spelling,
-                           option_specs[id].arg);
+        return usage_error("invalid argument '%s' to '%.*s' (expected %s)", value,
+                           (int)strcspn(spelling, "="), spelling, option_specs[id].arg);
     switch (id) {
     case OPT_TARGET:
         for (int t = 0; t < TARGET_COUNT; t++)
             opt->target[t] = strcmp(value, "all") == 0 || strcmp(value, emit_targets[t].name) == 0;
         break;
-    case OPT_COLOR: opt->color = (ColorMode)index; break;
+    case OPT_COLOR:
+    case OPT_DIAG_COLOR: opt->color = (ColorMode)index; break;
     case OPT_DIAG_FORMAT: opt->format = index == 0 ? DIAG_FORMAT_TEXT : DIAG_FORMAT_JSON; break;
-    default: break;
+    default: break; /* -std: every accepted value is the same dialect */
     }
     return -1;
+}
+
+/* -Wname and its GCC forms, through libsgcc; unknown names get a hint. */
+static int apply_warning(DriverOptions *opt, const char *word)
+{
+    sgcc_status status = sgcc_options_add_warning_flag(opt->lib, word);
+    if (status == SGCC_OK)
+        return -1;
+    if (status == SGCC_ERROR_OUT_OF_MEMORY)
+        return usage_error("out of memory");
+    const char *name = word + 2;
+    name += strncmp(name, "error=", 6) == 0 ? 6 : 0;
+    const char *names[WARN_COUNT + 2] = {"all", "extra", "error"};
+    for (int w = 1; w < WARN_COUNT; w++)
+        names[w + 2] = diag_warnings[w].name;
+    const char *hint = suggest_closest(name, names, WARN_COUNT + 2);
+    if (hint)
+        return usage_error("unknown warning option '%s'; did you mean '-W%s'?", word, hint);
+    return usage_error("unknown warning option '%s'", word);
+}
+
+static int add_deps_target(DriverOptions *opt, const char *target, bool quote)
+{
+    EmitBuffer quoted;
+    emit_buffer_init(&quoted);
+    if (quote)
+        depfile_escape(&quoted, target);
+    else
+        emit_write(&quoted, target, strlen(target));
+    emit_write(&quoted, "", 1);
+    opt->deps_targets[opt->deps_target_count++] = quoted.data;
+    return -1;
+}
+
+static int add_to_library(sgcc_status status)
+{
+    return status == SGCC_OK ? -1 : usage_error("%s", sgcc_status_to_string(status));
 }
 
 /* Applies one option; returns an exit status to stop with, or -1. */
 static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, const char *value)
 {
-    PPOptions *pp = &opt->pp;
     switch (id) {
     case OPT_TARGET:
+    case OPT_STD:
     case OPT_COLOR:
+    case OPT_DIAG_COLOR:
     case OPT_DIAG_FORMAT: return apply_choice(opt, id, spelling, value);
     case OPT_OUTPUT: opt->output = value; break;
     case OPT_HEADER: opt->header = value; break;
-    case OPT_INCLUDE: pp->include_dirs[pp->include_dir_count++] = value; break;
-    case OPT_DEFINE:
-    case OPT_UNDEFINE:
-        pp->define_is_undef[pp->define_count] = id == OPT_UNDEFINE;
-        pp->defines[pp->define_count++] = value;
-        break;
-    case OPT_DEPS_ONLY: opt->deps_only = true; break;
-    case OPT_DEPS_MD: opt->deps_md = true; break;
+    case OPT_EMIT_JSON: opt->emit_json = value; break;
+    case OPT_INCLUDE:
+        opt->include_dirs[opt->include_dir_count++] = value;
+        return add_to_library(sgcc_options_add_include_dir(opt->lib, value));
+    case OPT_DEFINE: return add_to_library(sgcc_options_add_define(opt->lib, value));
+    case OPT_UNDEFINE: return add_to_library(sgcc_options_add_undefine(opt->lib, value));
+    case OPT_PREPROCESS: opt->preprocess = true; break;
+    case OPT_SYNTAX_ONLY: opt->syntax_only = true; break;
+    case OPT_DEPS_ONLY:
+    case OPT_DEPS_ONLY_USER: opt->deps_only = true; break;
+    case OPT_DEPS_MD:
+    case OPT_DEPS_MMD: opt->deps_md = true; break;
     case OPT_DEPS_FILE: opt->deps_file = value; break;
-    case OPT_DEPS_TARGET: opt->deps_target = value; break;
+    case OPT_DEPS_TARGET: return add_deps_target(opt, value, false);
+    case OPT_DEPS_QUOTED: return add_deps_target(opt, value, true);
+    case OPT_DEPS_PHONY: opt->deps_phony = true; break;
     case OPT_VERIFY: opt->verify = true; break;
     case OPT_STATS: opt->stats = true; break;
-    case OPT_WERROR: opt->werror = true; break;
-    case OPT_NO_WARNINGS: opt->no_warnings = true; break;
+    case OPT_WERROR:
+    case OPT_NO_WARNINGS: return add_to_library(sgcc_options_add_warning_flag(opt->lib, spelling));
+    case OPT_WARNING: return apply_warning(opt, spelling);
+    case OPT_VERBOSE: opt->verbose = true; break;
     case OPT_VERSION: printf("sgcc %s\n", SGCC_VERSION); return STATUS_OK;
     case OPT_HELP: print_help(stdout); return STATUS_OK;
     case OPT_COUNT: break;
@@ -234,50 +328,43 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     return -1;
 }
 
-/* -Wname, -Wno-name, -Werror=name, -Wno-error=name, -Wall, -Wextra (GCC's
- * forms); returns a status to stop with, or -1. */
-static int apply_warning_option(DriverOptions *opt, const char *word)
+/* GCC's spellings without an argument: -fdiagnostics-color (always) and
+ * -fno-diagnostics-color (never).  Returns true when `word` was one. */
+static bool apply_bare_color(DriverOptions *opt, const char *word)
 {
-    const char *name = word + 2;
-    bool negate = strncmp(name, "no-", 3) == 0;
-    if (negate)
-        name += 3;
-    bool error_form = strncmp(name, "error=", 6) == 0;
-    if (error_form)
-        name += 6;
-    if (!error_form && !negate && (strcmp(name, "all") == 0 || strcmp(name, "extra") == 0))
-        return -1; /* every sgcc warning is on by default */
-    DiagWarning w = diag_warning_find(name);
-    if (w == WARN_NONE) {
-        if (negate)
-            return -1; /* as GCC: -Wno-unknown is ignored, for newer build files */
-        return usage_error("unknown warning option '%s'", word);
-    }
-    if (error_form)
-        opt->warning_error[w] = negate ? -1 : 1;
-    if (!error_form || !negate)
-        opt->warning_enabled[w] = !negate;
-    return -1;
+    if (strcmp(word, "-fdiagnostics-color") == 0)
+        opt->color = COLOR_ALWAYS;
+    else if (strcmp(word, "-fno-diagnostics-color") == 0)
+        opt->color = COLOR_NEVER;
+    else
+        return false;
+    return true;
 }
 
 /* Reads the option at argv[*i] (and its argument); returns a status or -1. */
 static int parse_one_option(DriverOptions *opt, int argc, char **argv, int *i)
 {
     const char *word = argv[*i], *value;
-    if (strncmp(word, "-W", 2) == 0 && strcmp(word, "-Werror") != 0)
-        return apply_warning_option(opt, word);
+    if (apply_bare_color(opt, word))
+        return -1;
     int id = find_option(word, &value);
     if (id < 0)
-        return usage_error("unknown option '%.*s'", (int)strcspn(word, "="), word);
+        return unknown_option(word);
     const OptionSpec *spec = &option_specs[id];
+    if (id == OPT_WARNING) {
+        if (!*value)
+            return usage_error("'-W' needs a warning name (-Wname)");
+        return apply_warning(opt, word);
+    }
     if (!spec->arg && value)
         return usage_error("option '%s' takes no argument", spec->long_name);
-    if (spec->arg && !value) {
+    bool glued_only = spec->short_name && spec->short_name[strlen(spec->short_name) - 1] == '=';
+    if (spec->arg && !value && !glued_only) {
         if (*i + 1 >= argc)
             return usage_error("missing argument to '%s'", word);
         value = argv[++*i];
     }
-    if (spec->arg && !*value)
+    if (spec->arg && (!value || !*value))
         return usage_error("empty argument to '%s'", word);
     return apply_option(opt, (OptionId)id, word, value);
 }
@@ -285,6 +372,7 @@ static int parse_one_option(DriverOptions *opt, int argc, char **argv, int *i)
 static int parse_options(DriverOptions *opt, int argc, char **argv)
 {
     bool only_inputs = false;
+    int stdin_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *word = argv[i];
         if (!only_inputs && strcmp(word, "--") == 0) {
@@ -293,14 +381,20 @@ static int parse_options(DriverOptions *opt, int argc, char **argv)
             int status = parse_one_option(opt, argc, argv, &i);
             if (status >= 0)
                 return status;
-        } else if (opt->input) {
-            return usage_error("more than one input file ('%s' and '%s')", opt->input, word);
         } else {
-            opt->input = word;
+            stdin_count += strcmp(word, "-") == 0;
+            opt->inputs[opt->input_count++] = word;
         }
     }
-    if (!opt->input)
+    if (opt->input_count == 0) {
+        if (opt->verbose) { /* gcc -v: the version alone */
+            fprintf(stderr, "sgcc version %s\n", SGCC_VERSION);
+            return STATUS_OK;
+        }
         return usage_error("no input file");
+    }
+    if (stdin_count > 1)
+        return usage_error("standard input ('-') given more than once");
     return -1;
 }
 
@@ -320,30 +414,48 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The path outputs are named after: -o minus a .cl/.cu suffix, or the input
- * minus its extension (so outputs land next to the input). */
-static char *output_base(const DriverOptions *opt)
+static bool is_stdin(const char *input)
 {
-    if (opt->output && strcmp(opt->output, "-") != 0) {
-        size_t n = strlen(opt->output);
-        for (int t = 0; t < TARGET_COUNT; t++)
-            if (ends_with(opt->output, emit_targets[t].extension))
-                n -= strlen(emit_targets[t].extension);
-        return strndup(opt->output, n);
-    }
-    const char *slash = strrchr(opt->input, '/');
-    const char *dot = strrchr(slash ? slash + 1 : opt->input, '.');
-    size_t n = dot && dot != (slash ? slash + 1 : opt->input) ? (size_t)(dot - opt->input)
-                                                              : strlen(opt->input);
-    return strndup(opt->input, n);
+    return strcmp(input, "-") == 0;
+}
+
+/* "DIR/" or an existing directory: outputs go inside, named after inputs. */
+static bool names_directory(const char *path)
+{
+    struct stat st;
+    return path && strcmp(path, "-") != 0
+           && (ends_with(path, "/") || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)));
 }
 
 static char *concat(const char *a, const char *b)
 {
-    char *s = malloc(strlen(a) + strlen(b) + 1);
-    strcpy(s, a);
-    strcat(s, b);
+    size_t n = strlen(a), m = strlen(b);
+    char *s = malloc(n + m + 1);
+    if (s) {
+        memcpy(s, a, n);
+        memcpy(s + n, b, m + 1);
+    }
     return s;
+}
+
+/* "dir/x.sgc" -> "x" */
+static char *stem(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    return strndup(name, dot && dot != name ? (size_t)(dot - name) : strlen(name));
+}
+
+/* DIR + "/" + stem(input) + suffix */
+static char *inside(const char *dir, const char *input, const char *suffix)
+{
+    char *name = stem(input);
+    char *path = NULL;
+    if (asprintf(&path, "%s%s%s%s", dir, ends_with(dir, "/") ? "" : "/", name, suffix) < 0)
+        path = NULL;
+    free(name);
+    return path;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -354,210 +466,190 @@ static bool same_file(const char *a, const char *b)
                && sa.st_ino == sb.st_ino);
 }
 
-/* Fills paths[t] for each selected target; returns a status or -1. */
-static int output_paths(const DriverOptions *opt, char *paths[TARGET_COUNT])
+/* Where one input's outputs go. */
+typedef struct Job {
+    const char *input;          /* as given; "-" is stdin */
+    const char *name;           /* in diagnostics: the input, or "<stdin>" */
+    char *base;                 /* outputs are base + extension; NULL if none may be */
+    char *path[TARGET_COUNT];   /* each selected target ("-": stdout) */
+    char *header, *json, *deps; /* or NULL */
+    char *preprocessed;         /* -E: "-" or -o FILE */
+} Job;
+
+static void job_free(Job *job)
 {
+    free(job->base);
+    for (int t = 0; t < TARGET_COUNT; t++)
+        free(job->path[t]);
+    free(job->header);
+    free(job->json);
+    free(job->deps);
+    free(job->preprocessed);
+}
+
+/* The path outputs are named after: -o minus a .cl/.cu suffix, DIR/stem
+ * for -o DIR/, or the input minus its extension (so outputs land next to
+ * the input) — only for a regular file.  NULL with *why set otherwise. */
+static char *output_base(const DriverOptions *opt, const char *input, const char **why)
+{
+    *why = NULL;
+    if (opt->output && names_directory(opt->output)) {
+        if (is_stdin(input))
+            *why = "standard input has no name to put in a directory: use -o FILE";
+        return is_stdin(input) ? NULL : inside(opt->output, input, "");
+    }
+    if (opt->output && strcmp(opt->output, "-") != 0) {
+        size_t n = strlen(opt->output);
+        for (int t = 0; t < TARGET_COUNT; t++)
+            if (ends_with(opt->output, emit_targets[t].extension))
+                n -= strlen(emit_targets[t].extension);
+        return strndup(opt->output, n);
+    }
+    struct stat st;
+    if (is_stdin(input)) {
+        *why = "reading standard input: name the outputs with -o (-o - for one target)";
+        return NULL;
+    }
+    if (stat(input, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        *why = "is not a regular file: name the outputs with -o";
+        return NULL;
+    }
+    const char *slash = strrchr(input, '/');
+    const char *name = slash ? slash + 1 : input;
+    const char *dot = strrchr(name, '.');
+    return strndup(input, dot && dot != name ? (size_t)(dot - input) : strlen(input));
+}
+
+/* A --header/--emit-json PATH: as given for one input; with several, a
+ * directory holding one file per input. */
+static char *side_output(const DriverOptions *opt, const char *path, const char *input,
+                         const char *suffix)
+{
+    if (!path)
+        return NULL;
+    if (opt->input_count > 1 || (names_directory(path) && !is_stdin(input)))
+        return inside(path, input, suffix);
+    return strdup(path);
+}
+
+static bool writes_code(const DriverOptions *opt)
+{
+    return !opt->preprocess && !opt->syntax_only && !opt->deps_only;
+}
+
+static int base_needed(const Job *job, const char *why)
+{
+    if (is_stdin(job->input))
+        return usage_error("%s", why);
+    return usage_error("'%s' %s", job->input, why);
+}
+
+/* Fills the paths of one input; returns a status or -1. */
+static int plan_job(const DriverOptions *opt, Job *job)
+{
+    const char *why;
     int selected = selected_target_count(opt);
-    if (opt->output && strcmp(opt->output, "-") == 0 && selected != 1)
-        return usage_error("'-o -' writes one target to stdout: add -t opencl or -t cuda");
-    char *base = output_base(opt);
+    bool to_stdout = opt->output && strcmp(opt->output, "-") == 0;
+    job->name = is_stdin(job->input) ? "<stdin>" : job->input;
+    job->base = output_base(opt, job->input, &why);
+    if (opt->preprocess) {
+        job->preprocessed = strdup(opt->output ? opt->output : "-");
+        return -1;
+    }
+    if (opt->syntax_only)
+        return -1;
+    bool named_by_deps = opt->deps_target_count > 0;
+    bool needs_base = (writes_code(opt) && !(to_stdout || (opt->output && selected == 1)))
+                      || (opt->deps_only && !named_by_deps && !to_stdout)
+                      || (opt->deps_md && !opt->deps_file);
+    if (needs_base && !job->base)
+        return base_needed(job, why);
     for (int t = 0; t < TARGET_COUNT; t++) {
         if (!opt->target[t])
-            paths[t] = NULL;
-        else if (opt->output && selected == 1)
-            paths[t] = strdup(opt->output);
-        else
-            paths[t] = concat(base, emit_targets[t].extension);
+            continue;
+        if (opt->output && selected == 1 && !names_directory(opt->output))
+            job->path[t] = strdup(opt->output);
+        else if (job->base)
+            job->path[t] = concat(job->base, emit_targets[t].extension);
     }
-    free(base);
-    for (int t = 0; t < TARGET_COUNT; t++)
-        if (paths[t] && same_file(paths[t], opt->input))
-            return usage_error("output '%s' would overwrite the input", paths[t]);
+    job->header = side_output(opt, opt->header, job->input, ".h");
+    job->json = side_output(opt, opt->emit_json, job->input, ".json");
+    if (opt->deps_file)
+        job->deps = strdup(opt->deps_file);
+    else if (opt->deps_md)
+        job->deps = concat(job->base, ".d");
+    else if (opt->deps_only)
+        job->deps = strdup("-");
+    const char *outputs[] = {job->path[0], job->path[1], job->header, job->json, job->deps};
+    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
+        if (outputs[i] && !is_stdin(job->input) && same_file(outputs[i], job->input))
+            return usage_error("output '%s' would overwrite the input", outputs[i]);
     return -1;
 }
 
-/* ---- one compilation ---------------------------------------------------- */
+/* Usage checks that concern the set of inputs and outputs. */
+static int check_outputs(const DriverOptions *opt)
+{
+    int selected = selected_target_count(opt);
+    bool several = opt->input_count > 1;
+    bool to_dir = names_directory(opt->output);
+    if (opt->output && strcmp(opt->output, "-") == 0 && !opt->preprocess && !opt->deps_only
+        && !opt->syntax_only && selected != 1)
+        return usage_error("'-o -' writes one target to stdout: add -t opencl or -t cuda");
+    if (several && opt->output && !to_dir && !opt->syntax_only && !(opt->preprocess && strcmp(opt->output, "-") == 0))
+        return usage_error("-o '%s' with %d inputs: name a directory (-o DIR/) or compile "
+                           "one input at a time", opt->output, opt->input_count);
+    if (opt->preprocess && to_dir)
+        return usage_error("-E writes to stdout or to one file (-o FILE)");
+    if (several && opt->deps_file && !opt->syntax_only && !opt->preprocess)
+        return usage_error("-MF names one depfile: with %d inputs use -MD alone",
+                           opt->input_count);
+    const char *side[] = {opt->header, opt->emit_json};
+    for (int i = 0; i < 2; i++)
+        if (several && side[i] && !names_directory(side[i]) && writes_code(opt))
+            return usage_error("%s '%s' with %d inputs: name a directory (DIR/)",
+                               i == 0 ? "--header" : "--emit-json", side[i], opt->input_count);
+    return -1;
+}
+
+/* ---- writing ------------------------------------------------------------- */
 
 /* A file to produce: written to `temp` first, renamed to `path` at commit. */
 typedef struct Output {
     const char *path;    /* "-" means stdout */
-    const EmitBuffer *text;
+    const char *data;
+    size_t len;
     char *temp;          /* the staged temporary, or NULL */
 } Output;
 
-enum { MAX_OUTPUTS = TARGET_COUNT + 2 }; /* code, header, depfile */
+enum { MAX_OUTPUTS = TARGET_COUNT + 4 }; /* code, header, JSON, depfile, -E */
 
-typedef struct Compilation {
-    const DriverOptions *opt;
-    SourceManager sources;
-    Diag diag;
-    Arena arena;
-    Arena pp_arena;                /* tokens and macros: freed once parsed */
-    Preprocessor *pp;
-    TranslationUnit tu;
-    char *path[TARGET_COUNT];      /* where each selected target goes */
-    bool emitted[TARGET_COUNT];
-    EmitBuffer code[TARGET_COUNT];
-    EmitBuffer header, deps;
-    char *deps_path;               /* default depfile name, when computed */
+typedef struct Writer {
     Output outputs[MAX_OUTPUTS];
-    int output_count;
-    bool io_failed;                /* exit 3 rather than 1 */
-} Compilation;
+    int count;
+    EmitBuffer deps;     /* the depfile's text */
+    bool failed;         /* an I/O error: exit 3 */
+    Diag *diag;          /* where I/O errors go */
+    bool verbose;
+} Writer;
 
-static void io_error(Compilation *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void io_error(Compilation *c, const char *fmt, ...)
+static void io_error(Writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void io_error(Writer *w, const char *fmt, ...)
 {
     char message[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    diag_report_at(&c->diag, DIAG_ERROR, "sgcc", 0, 0, message);
-    c->io_failed = true;
+    DiagRecord r = {.level = DIAG_ERROR, .file = "sgcc", .message = message};
+    diag_print(w->diag, &r);
+    w->failed = true;
 }
 
-static bool color_wanted(ColorMode mode)
+static void add_output(Writer *w, const char *path, const char *data, size_t len)
 {
-    if (mode != COLOR_AUTO)
-        return mode == COLOR_ALWAYS;
-    const char *term = getenv("TERM");
-    return isatty(STDERR_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+    w->outputs[w->count++] = (Output){.path = path, .data = data ? data : "", .len = len};
 }
-
-static void compilation_init(Compilation *c, const DriverOptions *opt)
-{
-    memset(c, 0, sizeof *c);
-    c->opt = opt;
-    srcmgr_init(&c->sources);
-    diag_init(&c->diag, &c->sources, stderr);
-    c->diag.format = opt->format;
-    c->diag.color = opt->format == DIAG_FORMAT_TEXT && color_wanted(opt->color);
-    /* GCC_COLORS picks the colours; set but empty, it turns auto colour off
-     * (as for GCC).  --color=always still colours, with GCC's defaults. */
-    const char *gcc_colors = getenv("GCC_COLORS");
-    if (gcc_colors && !*gcc_colors && opt->color == COLOR_AUTO)
-        c->diag.color = false;
-    diag_set_colors(&c->diag, gcc_colors);
-    c->diag.warnings_as_errors = opt->werror;
-    c->diag.suppress_warnings = opt->no_warnings;
-    memcpy(c->diag.warning_enabled, opt->warning_enabled, sizeof opt->warning_enabled);
-    memcpy(c->diag.warning_error, opt->warning_error, sizeof opt->warning_error);
-    arena_init(&c->arena);
-    arena_init(&c->pp_arena);
-    for (int t = 0; t < TARGET_COUNT; t++)
-        emit_buffer_init(&c->code[t]);
-    emit_buffer_init(&c->header);
-    emit_buffer_init(&c->deps);
-}
-
-static void compilation_free(Compilation *c)
-{
-    for (int i = 0; i < c->output_count; i++) {
-        if (c->outputs[i].temp)
-            unlink(c->outputs[i].temp);
-        free(c->outputs[i].temp);
-    }
-    for (int t = 0; t < TARGET_COUNT; t++) {
-        emit_buffer_free(&c->code[t]);
-        free(c->path[t]);
-    }
-    emit_buffer_free(&c->header);
-    emit_buffer_free(&c->deps);
-    free(c->deps_path);
-    if (c->pp)
-        pp_free(c->pp);
-    arena_free(&c->pp_arena);
-    arena_free(&c->arena);
-    srcmgr_free(&c->sources);
-}
-
-/* --stats: one line per target, for tuning and for the uniformity figures
- * of bench/RESULTS.md. */
-static void print_stats(const char *input, const char *target, const EmitStats *stats)
-{
-    fprintf(stderr,
-            "%s: %s: tangle-mask functions %d, ballots emitted %d, "
-            "uniform branches without a ballot %d, fixed-size group algorithms with creation facts %d of %d\n",
-            input, target, stats->tangle_functions, stats->ballots, stats->uniform_branches,
-            stats->creator_facts, stats->fixed_group_calls);
-}
-
-/* Parse, check and emit every target the outputs need. */
-static void translate(Compilation *c)
-{
-    const DriverOptions *opt = c->opt;
-    Node *root = parse_translation_unit(&c->arena, &c->diag, c->pp);
-    /* The tree holds copies of every spelling it keeps, so the tokens and
-     * macros (a sixth of the memory of a large unit) go before sema and the
-     * emitters allocate theirs.  The preprocessor's own tables are malloc'ed
-     * and still answer pp_dependencies for the depfile. */
-    arena_free(&c->pp_arena);
-    if (diag_has_errors(&c->diag))
-        return; /* sema on a broken tree would only add a cascade */
-    /* The header embeds both sources, so it needs both targets. */
-    bool need[TARGET_COUNT];
-    for (int t = 0; t < TARGET_COUNT; t++)
-        need[t] = opt->target[t] || opt->header;
-    SemaOptions sema = {.max_sub_group_size = 64,
-                        .target_opencl = need[TARGET_OPENCL],
-                        .target_cuda = need[TARGET_CUDA]};
-    c->tu.main_file = opt->input;
-    sema_run(&c->arena, &c->diag, root, &sema, &c->tu);
-    if (diag_has_errors(&c->diag))
-        return;
-    EmitOptions emit = {.line_directives = true, .sgcc_version = SGCC_VERSION};
-    for (int t = 0; t < TARGET_COUNT && !diag_has_errors(&c->diag); t++) {
-        if (!need[t])
-            continue;
-        EmitStats stats = {0};
-        emit.stats = opt->stats ? &stats : NULL;
-        c->emitted[t] = emit_targets[t].emit_unit(&c->tu, &c->sources, &emit, &c->diag,
-                                                  &c->code[t]);
-        if (opt->stats && c->emitted[t])
-            print_stats(opt->input, emit_targets[t].name, &stats);
-        if (!c->emitted[t] && !diag_has_errors(&c->diag))
-            io_error(c, "internal error: the %s emitter failed without a diagnostic",
-                     emit_targets[t].name);
-    }
-    if (opt->header && !diag_has_errors(&c->diag)
-        && !emit_header(&c->tu, NULL, c->code[TARGET_OPENCL].data, c->code[TARGET_OPENCL].len,
-                        c->code[TARGET_CUDA].data, c->code[TARGET_CUDA].len, &c->diag,
-                        &c->header)
-        && !diag_has_errors(&c->diag))
-        io_error(c, "internal error: the header emitter failed without a diagnostic");
-}
-
-static void verify(Compilation *c)
-{
-    for (int t = 0; t < TARGET_COUNT; t++) {
-        if (!c->opt->target[t] || !c->emitted[t])
-            continue;
-        const char *name = strcmp(c->path[t], "-") == 0 ? emit_targets[t].extension : c->path[t];
-        verify_output(emit_targets[t].kind, &c->tu, name, &c->code[t], &c->diag);
-    }
-}
-
-/* The depfile rule: -MT, else the first output written to a file. */
-static void format_deps(Compilation *c)
-{
-    const char *target = c->opt->deps_target;
-    for (int t = 0; t < TARGET_COUNT && !target; t++)
-        if (c->path[t] && strcmp(c->path[t], "-") != 0)
-            target = c->path[t];
-    if (!target)
-        target = c->opt->header ? c->opt->header : c->opt->input;
-    int count = 0;
-    const char **deps = pp_dependencies(c->pp, &count);
-    depfile_format(&c->deps, target, deps, count);
-}
-
-static void add_output(Compilation *c, const char *path, const EmitBuffer *text)
-{
-    c->outputs[c->output_count++] = (Output){.path = path, .text = text};
-}
-
-/* ---- atomic writing ----------------------------------------------------- */
 
 static bool write_all(int fd, const char *data, size_t len)
 {
@@ -573,8 +665,8 @@ static bool write_all(int fd, const char *data, size_t len)
     return true;
 }
 
-/* Writes o->text to a fresh temporary in o->path's directory. */
-static bool stage_output(Compilation *c, Output *o, mode_t mode)
+/* Writes o's text to a fresh temporary in o->path's directory. */
+static bool stage_output(Writer *w, Output *o, mode_t mode)
 {
     if (strcmp(o->path, "-") == 0)
         return true; /* stdout is written at commit */
@@ -583,136 +675,386 @@ static bool stage_output(Compilation *c, Output *o, mode_t mode)
     if (asprintf(&o->temp, "%.*s.%s.sgcc-XXXXXX", dir_len, o->path,
                  slash ? slash + 1 : o->path) < 0) {
         o->temp = NULL;
-        io_error(c, "out of memory");
+        io_error(w, "out of memory");
         return false;
     }
     int fd = mkstemp(o->temp);
     if (fd < 0) {
-        io_error(c, "cannot create '%s': %s", o->path, strerror(errno));
+        io_error(w, "cannot create '%s': %s", o->path, strerror(errno));
         free(o->temp);
         o->temp = NULL;
         return false;
     }
-    bool ok = fchmod(fd, mode) == 0 && write_all(fd, o->text->data, o->text->len)
-              && fsync(fd) == 0;
+    errno = 0;
+    bool ok = fchmod(fd, mode) == 0 && write_all(fd, o->data, o->len) && fsync(fd) == 0;
     int saved = errno;
     ok = close(fd) == 0 && ok;
     if (!ok)
-        io_error(c, "cannot write '%s': %s", o->path, strerror(saved ? saved : errno));
+        io_error(w, "cannot write '%s': %s", o->path, strerror(saved ? saved : errno));
     return ok;
 }
 
-static bool commit_output(Compilation *c, Output *o)
+static bool commit_output(Writer *w, Output *o)
 {
     if (strcmp(o->path, "-") == 0) {
-        if (fwrite(o->text->data ? o->text->data : "", 1, o->text->len, stdout) != o->text->len
-            || fflush(stdout) != 0) {
-            io_error(c, "cannot write to stdout: %s", strerror(errno));
+        if (fwrite(o->data, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
+            io_error(w, "cannot write to stdout: %s", strerror(errno));
             return false;
         }
         return true;
     }
     if (rename(o->temp, o->path) != 0) {
-        io_error(c, "cannot rename '%s' to '%s': %s", o->temp, o->path, strerror(errno));
+        io_error(w, "cannot rename '%s' to '%s': %s", o->temp, o->path, strerror(errno));
         return false;
     }
     free(o->temp);
     o->temp = NULL;
+    if (w->verbose)
+        fprintf(stderr, "sgcc: wrote '%s'\n", o->path);
     return true;
 }
 
 /* Stages every output, then renames them all; nothing is renamed unless
- * every temporary was written.  Temporaries left over are unlinked by
- * compilation_free. */
-static void write_outputs(Compilation *c)
+ * every temporary was written. */
+static void write_outputs(Writer *w)
 {
     mode_t mask = umask(0);
     umask(mask);
-    for (int i = 0; i < c->output_count; i++)
-        if (!stage_output(c, &c->outputs[i], 0666 & ~mask))
+    for (int i = 0; i < w->count; i++)
+        if (!stage_output(w, &w->outputs[i], 0666 & ~mask))
             return;
-    for (int i = 0; i < c->output_count; i++)
-        if (!commit_output(c, &c->outputs[i]))
+    for (int i = 0; i < w->count; i++)
+        if (!commit_output(w, &w->outputs[i]))
             return;
 }
 
-/* ---- the pipeline ------------------------------------------------------- */
-
-static void collect_outputs(Compilation *c)
+static void writer_free(Writer *w)
 {
-    const DriverOptions *opt = c->opt;
-    if (opt->deps_only) {
-        format_deps(c);
-        add_output(c, opt->deps_file ? opt->deps_file : "-", &c->deps);
-        return;
+    for (int i = 0; i < w->count; i++) {
+        if (w->outputs[i].temp)
+            unlink(w->outputs[i].temp);
+        free(w->outputs[i].temp);
     }
+    emit_buffer_free(&w->deps);
+}
+
+/* ---- depfiles ------------------------------------------------------------- */
+
+/* The rule's targets: -MT/-MQ, else every file this input writes (code,
+ * header, JSON), else the input. */
+static void format_deps(const DriverOptions *opt, const Job *job, const sgcc_result *result,
+                        EmitBuffer *out)
+{
+    const char *targets[MAX_OUTPUTS];
+    int target_count = 0;
+    for (int i = 0; i < opt->deps_target_count; i++)
+        targets[target_count++] = opt->deps_targets[i];
+    bool quote[MAX_OUTPUTS] = {false};
+    if (target_count == 0) {
+        const char *written[] = {job->path[0], job->path[1], job->header, job->json};
+        for (size_t i = 0; i < sizeof written / sizeof *written; i++)
+            if (written[i] && strcmp(written[i], "-") != 0) {
+                quote[target_count] = true;
+                targets[target_count++] = written[i];
+            }
+    }
+    if (target_count == 0) {
+        quote[0] = true;
+        targets[target_count++] = job->name;
+    }
+    size_t count = sgcc_result_get_dependency_count(result);
+    const char **deps = calloc(count + 1, sizeof *deps);
+    size_t n = 0;
+    for (size_t i = 0; deps && i < count; i++) {
+        const char *dep = sgcc_result_get_dependency(result, i);
+        if (!(i == 0 && is_stdin(job->input))) /* standard input is no file make knows */
+            deps[n++] = dep;
+    }
+    depfile_format(out, targets, quote, target_count, deps, (int)n, opt->deps_phony);
+    free(deps);
+}
+
+/* ---- one input ----------------------------------------------------------- */
+
+typedef struct VerifyContext {
+    const Job *job;
+    bool enabled;
+} VerifyContext;
+
+/* libsgcc hook: --verify compiles the emitted code while the tree exists. */
+static void verify_hook(void *ctx, const TranslationUnit *tu, const EmitBuffer *code[TARGET_COUNT],
+                        Diag *diag)
+{
+    const VerifyContext *v = ctx;
+    for (int t = 0; t < TARGET_COUNT && v->enabled; t++) {
+        if (!code[t] || !v->job->path[t])
+            continue;
+        const char *path = v->job->path[t];
+        const char *name = strcmp(path, "-") == 0 ? emit_targets[t].extension : path;
+        verify_output(emit_targets[t].kind, tu, name, code[t], diag);
+    }
+}
+
+/* --stats: one line per target, for tuning and for the uniformity figures
+ * of bench/RESULTS.md. */
+static void print_stats(const char *input, const sgcc_result *result)
+{
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        const EmitStats *s = sgcc_result_get_stats(result, (EmitTargetKind)t);
+        if (s)
+            fprintf(stderr,
+                    "%s: %s: tangle-mask functions %d, ballots emitted %d, "
+                    "uniform branches without a ballot %d, fixed-size group algorithms with "
+                    "creation facts %d of %d\n",
+                    input, emit_targets[t].name, s->tangle_functions, s->ballots,
+                    s->uniform_branches, s->creator_facts, s->fixed_group_calls);
+    }
+}
+
+static void print_diagnostics(Diag *printer, const sgcc_result *result)
+{
+    for (size_t i = 0; i < sgcc_result_get_diagnostic_count(result); i++) {
+        const sgcc_diagnostic *d = sgcc_result_get_diagnostic(result, i);
+        DiagRecord r = {.level = (DiagLevel)d->severity,
+                        .file = d->file,
+                        .line = d->line,
+                        .column = d->column,
+                        .message = d->message,
+                        .source_line = d->source_line,
+                        .source_line_len = d->source_line ? strlen(d->source_line) : 0};
+        /* The option text is "-Wname" or "-Werror=name"; the record wants the id. */
+        if (d->option) {
+            const char *name = d->option + 2;
+            name += strncmp(name, "error=", 6) == 0 ? 6 : 0;
+            r.warning = diag_warning_find(name);
+        }
+        diag_print(printer, &r);
+    }
+}
+
+/* Reads all of standard input; NULL (errno set) on failure. */
+static char *read_stdin(size_t *len)
+{
+    size_t cap = 65536;
+    char *buf = malloc(cap);
+    *len = 0;
+    while (buf) {
+        size_t n = fread(buf + *len, 1, cap - *len, stdin);
+        *len += n;
+        if (n == 0)
+            break;
+        if (cap - *len < 4096) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown)
+                free(buf);
+            buf = grown;
+        }
+    }
+    if (buf && ferror(stdin)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void print_search_list(const DriverOptions *opt, const Job *job)
+{
+    fprintf(stderr, "sgcc: compiling '%s' (targets:", job->name);
     for (int t = 0; t < TARGET_COUNT; t++)
         if (opt->target[t])
-            add_output(c, c->path[t], &c->code[t]);
-    if (opt->header)
-        add_output(c, opt->header, &c->header);
-    if (opt->deps_md || opt->deps_file || opt->deps_target) {
-        format_deps(c);
-        if (!opt->deps_file) {
-            char *base = output_base(opt);
-            c->deps_path = concat(base, ".d");
-            free(base);
+            fprintf(stderr, " %s", emit_targets[t].name);
+    fputs(")\n#include \"...\" search starts here:\n #include's own directory\n"
+          "#include <...> search starts here:\n",
+          stderr);
+    for (int i = 0; i < opt->include_dir_count; i++)
+        fprintf(stderr, " %s\n", opt->include_dirs[i]);
+    fputs("End of search list.\n", stderr);
+}
+
+/* The libsgcc options of one input (a copy of the shared ones, plus what
+ * depends on this input). */
+static sgcc_status configure(const DriverOptions *opt, const Job *job, VerifyContext *verify)
+{
+    sgcc_options *lib = opt->lib;
+    unsigned targets = (opt->target[TARGET_OPENCL] ? SGCC_TARGET_OPENCL : 0)
+                       | (opt->target[TARGET_CUDA] ? SGCC_TARGET_CUDA : 0);
+    sgcc_status s = sgcc_options_set_targets(lib, targets);
+    if (s == SGCC_OK)
+        s = sgcc_options_set_header(lib, job->header != NULL);
+    if (s == SGCC_OK)
+        s = sgcc_options_set_module_json(lib, job->json != NULL);
+    if (s == SGCC_OK)
+        s = sgcc_options_set_preprocess_only(lib, opt->preprocess || opt->deps_only);
+    if (s == SGCC_OK && is_stdin(job->input)) {
+        /* The header's and JSON's module name: from -o, else "stdin". */
+        char module[256];
+        emit_header_module_name(job->base ? job->base : "stdin", module, sizeof module);
+        s = sgcc_options_set_module_name(lib, module);
+    }
+    verify->job = job;
+    verify->enabled = opt->verify && writes_code(opt);
+    SgccHooks hooks = {.after_emit = verify_hook, .ctx = verify, .stats = opt->stats};
+    sgcc_options_set_hooks(lib, &hooks);
+    return s;
+}
+
+static sgcc_status compile_job(const DriverOptions *opt, const Job *job, sgcc_result **result)
+{
+    VerifyContext verify;
+    sgcc_status s = configure(opt, job, &verify);
+    if (s != SGCC_OK)
+        return s;
+    if (!is_stdin(job->input))
+        return sgcc_compile_file(opt->lib, job->input, result);
+    size_t len;
+    char *text = read_stdin(&len);
+    if (!text) {
+        *result = NULL;
+        return SGCC_ERROR_IO;
+    }
+    s = sgcc_compile_string(opt->lib, "<stdin>", text, len, result);
+    free(text);
+    return s;
+}
+
+static void collect_outputs(const DriverOptions *opt, const Job *job, const sgcc_result *result,
+                            Writer *w)
+{
+    size_t len;
+    const char *text;
+    if (opt->preprocess) {
+        text = sgcc_result_get_output(result, SGCC_OUTPUT_PREPROCESSED, &len);
+        add_output(w, job->preprocessed, text, len);
+        return;
+    }
+    if (opt->syntax_only)
+        return;
+    if (!opt->deps_only) {
+        for (int t = 0; t < TARGET_COUNT; t++) {
+            if (!job->path[t])
+                continue;
+            text = sgcc_result_get_output(result, (sgcc_output)t, &len);
+            add_output(w, job->path[t], text, len);
         }
-        add_output(c, opt->deps_file ? opt->deps_file : c->deps_path, &c->deps);
+        if (job->header) {
+            text = sgcc_result_get_output(result, SGCC_OUTPUT_HEADER, &len);
+            add_output(w, job->header, text, len);
+        }
+        if (job->json) {
+            text = sgcc_result_get_output(result, SGCC_OUTPUT_MODULE_JSON, &len);
+            add_output(w, job->json, text, len);
+        }
+    }
+    if (job->deps) {
+        format_deps(opt, job, result, &w->deps);
+        add_output(w, job->deps, w->deps.data, w->deps.len);
     }
 }
 
-static int compile(const DriverOptions *opt, char *paths[TARGET_COUNT])
+static int run_job(const DriverOptions *opt, const Job *job, Diag *printer)
 {
-    Compilation c;
-    compilation_init(&c, opt);
-    memcpy(c.path, paths, sizeof c.path);
-    uint32_t main_file = srcmgr_load(&c.sources, opt->input);
-    if (!main_file) {
-        io_error(&c, "cannot open '%s': %s", opt->input, strerror(errno));
-    } else {
-        c.pp = pp_new(&c.pp_arena, &c.diag, main_file, &opt->pp);
-        if (opt->deps_only) {
-            while (pp_next(c.pp)->kind != TK_EOF)
-                ;
-        } else {
-            translate(&c);
-            if (opt->verify && !diag_has_errors(&c.diag))
-                verify(&c);
-        }
-        if (!diag_has_errors(&c.diag)) {
-            collect_outputs(&c);
-            write_outputs(&c);
-        }
+    if (opt->verbose)
+        print_search_list(opt, job);
+    sgcc_result *result = NULL;
+    sgcc_status status = compile_job(opt, job, &result);
+    Writer w = {.diag = printer, .verbose = opt->verbose};
+    emit_buffer_init(&w.deps);
+    if (result)
+        print_diagnostics(printer, result);
+    if (result && opt->stats)
+        print_stats(job->name, result);
+    if (status == SGCC_OK) {
+        collect_outputs(opt, job, result, &w);
+        write_outputs(&w);
+    } else if (!result) {
+        io_error(&w, status == SGCC_ERROR_IO ? "cannot read standard input: %s" : "%s",
+                 status == SGCC_ERROR_IO ? strerror(errno) : sgcc_status_to_string(status));
     }
-    diag_finish(&c.diag);
-    int status = c.io_failed                    ? STATUS_IO_ERROR
-                 : diag_has_errors(&c.diag)     ? STATUS_INPUT_ERROR
-                                                : STATUS_OK;
-    compilation_free(&c);
+    int exit_status = w.failed || status == SGCC_ERROR_IO || status == SGCC_ERROR_OUT_OF_MEMORY
+                          ? STATUS_IO_ERROR
+                      : status == SGCC_OK ? STATUS_OK
+                                          : STATUS_INPUT_ERROR;
+    writer_free(&w);
+    sgcc_result_destroy(result);
+    return exit_status;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+static bool color_wanted(ColorMode mode)
+{
+    if (mode != COLOR_AUTO)
+        return mode == COLOR_ALWAYS;
+    const char *term = getenv("TERM");
+    return isatty(STDERR_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+}
+
+/* The printer of every diagnostic of the run (one JSON array for all). */
+static void printer_init(Diag *printer, const DriverOptions *opt)
+{
+    diag_init(printer, NULL, stderr);
+    printer->format = opt->format;
+    printer->color = opt->format == DIAG_FORMAT_TEXT && color_wanted(opt->color);
+    /* GCC_COLORS picks the colours; set but empty, it turns auto colour off
+     * (as for GCC).  --color=always still colours, with GCC's defaults. */
+    const char *gcc_colors = getenv("GCC_COLORS");
+    if (gcc_colors && !*gcc_colors && opt->color == COLOR_AUTO)
+        printer->color = false;
+    diag_set_colors(printer, gcc_colors);
+}
+
+static int run_jobs(const DriverOptions *opt)
+{
+    int status = check_outputs(opt);
+    if (status >= 0)
+        return status;
+    Job *jobs = calloc((size_t)opt->input_count, sizeof *jobs);
+    if (!jobs)
+        return usage_error("out of memory");
+    for (int i = 0; i < opt->input_count && status < 0; i++) {
+        jobs[i].input = opt->inputs[i];
+        status = plan_job(opt, &jobs[i]);
+    }
+    if (status < 0) {
+        if (opt->verbose)
+            fprintf(stderr, "sgcc version %s\n", SGCC_VERSION);
+        Diag printer;
+        printer_init(&printer, opt);
+        status = STATUS_OK;
+        for (int i = 0; i < opt->input_count; i++) {
+            int s = run_job(opt, &jobs[i], &printer);
+            status = s > status ? s : status;
+        }
+        diag_finish(&printer);
+    }
+    for (int i = 0; i < opt->input_count; i++)
+        job_free(&jobs[i]);
+    free(jobs);
     return status;
 }
 
 int main(int argc, char **argv)
 {
     DriverOptions opt = {.target = {true, true}, .color = COLOR_AUTO};
-    for (int w = 1; w < WARN_COUNT; w++)
-        opt.warning_enabled[w] = diag_warnings[w].default_on;
     size_t n = (size_t)argc + 1;
-    opt.pp.include_dirs = calloc(n, sizeof(char *));
-    opt.pp.defines = calloc(n, sizeof(char *));
-    opt.pp.define_is_undef = calloc(n, sizeof(bool));
-    char *paths[TARGET_COUNT] = {0};
-    int status = parse_options(&opt, argc, argv);
-    if (status < 0)
-        status = output_paths(&opt, paths);
-    if (status < 0)
-        status = compile(&opt, paths); /* takes ownership of paths */
-    else
-        for (int t = 0; t < TARGET_COUNT; t++)
-            free(paths[t]);
-    free(opt.pp.include_dirs);
-    free(opt.pp.defines);
-    free(opt.pp.define_is_undef);
+    opt.inputs = calloc(n, sizeof *opt.inputs);
+    opt.include_dirs = calloc(n, sizeof *opt.include_dirs);
+    opt.deps_targets = calloc(n, sizeof *opt.deps_targets);
+    opt.lib = sgcc_options_create();
+    int status;
+    if (!opt.inputs || !opt.include_dirs || !opt.deps_targets || !opt.lib) {
+        fputs("sgcc: error: out of memory\n", stderr);
+        status = STATUS_IO_ERROR;
+    } else {
+        status = parse_options(&opt, argc, argv);
+        if (status < 0)
+            status = run_jobs(&opt);
+    }
+    for (int i = 0; i < opt.deps_target_count; i++)
+        free(opt.deps_targets[i]);
+    free(opt.deps_targets);
+    free(opt.inputs);
+    free(opt.include_dirs);
+    sgcc_options_destroy(opt.lib);
     return status;
 }

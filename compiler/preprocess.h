@@ -37,6 +37,12 @@ Token *pp_next(Preprocessor *pp);
  * dependency list for -M/-MD. */
 const char **pp_dependencies(Preprocessor *pp, int *count);
 
+/* `sgcc -E` (pp_print.c): every remaining token of `pp` as text with GCC
+ * linemarkers (# LINE "FILE" FLAG), starting with main_file's. */
+struct EmitBuffer;
+void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file,
+              struct EmitBuffer *out);
+
 void pp_free(Preprocessor *pp); /* frees non-arena state (the arena owns tokens) */
 
 #endif
