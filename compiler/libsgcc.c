@@ -499,11 +499,8 @@ static void translate(Compilation *c, const char *main_name)
      * emitters allocate theirs.  The preprocessor's own tables are malloc'ed
      * and still answer pp_dependencies. */
     arena_free(&c->pp_arena);
-    /* After syntax errors sema still runs on what recovery kept, when that
-     * is sound (parse_tree_checkable), so that later mistakes are reported
-     * too; otherwise it would only add a cascade.  Nothing is emitted. */
-    if (diag_has_errors(&c->diag) && !parse_tree_checkable(root))
-        return;
+    if (diag_has_errors(&c->diag))
+        return; /* sema on a broken tree would only add a cascade */
     bool both = opt->header || opt->module_json;
     bool need[TARGET_COUNT] = {
         [TARGET_OPENCL] = (opt->targets & SGCC_TARGET_OPENCL) || both,
