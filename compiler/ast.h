@@ -284,7 +284,9 @@ typedef enum NodeKind {
     ND_ENUM_SPEC,    /* name (tag or NULL), items = ND_ENUMERATOR, has_body */
     ND_ENUMERATOR,   /* name, lhs = value expression or NULL */
     ND_TYPE_NAME,    /* decl_specs + abstract declarator (casts, sizeof) */
-    ND_TRANSLATION_UNIT, /* items = external declarations */
+    ND_TRANSLATION_UNIT, /* items = external declarations; args = ND_IDENTs naming
+                            declarations that syntax-error recovery dropped;
+                            int_value: parse_tree_checkable() (parse.h) */
 } NodeKind;
 
 /* Operators of ND_UNARY / ND_BINARY / ND_ASSIGN / ND_POSTFIX, written once:

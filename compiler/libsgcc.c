@@ -499,8 +499,11 @@ static void translate(Compilation *c, const char *main_name)
      * emitters allocate theirs.  The preprocessor's own tables are malloc'ed
      * and still answer pp_dependencies. */
     arena_free(&c->pp_arena);
-    if (diag_has_errors(&c->diag))
-        return; /* sema on a broken tree would only add a cascade */
+    /* After syntax errors sema still runs on what recovery kept, when that
+     * is sound (parse_tree_checkable), so that later mistakes are reported
+     * too; otherwise it would only add a cascade.  Nothing is emitted. */
+    if (diag_has_errors(&c->diag) && !parse_tree_checkable(root))
+        return;
     bool both = opt->header || opt->module_json;
     bool need[TARGET_COUNT] = {
         [TARGET_OPENCL] = (opt->targets & SGCC_TARGET_OPENCL) || both,

@@ -10,5 +10,10 @@
 /* Returns the ND_TRANSLATION_UNIT (possibly partial after errors; check
  * diag_has_errors()). */
 Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp);
+/* Whether sema may check a tree parsed with errors: only syntax errors, each
+ * recovered at a statement or declaration boundary (a missing ';', a broken
+ * statement or initialiser), so that later mistakes are reported too without
+ * a cascade.  True also for a tree without errors. */
+bool parse_tree_checkable(const Node *root);
 
 #endif

@@ -279,8 +279,42 @@ static int classify(ParseContext *ctx, const Token *tok)
     return BAD_TOKEN;
 }
 
+/* Error recovery is discarding tokens up to a ';' or '}' it can resume at
+ * (parse.y): a '{' among them must take its balanced block along, or the
+ * block's '}' would end the enclosing function and the rest of the body
+ * would be read as file-scope declarations, a cascade of nonsense. */
+static void skip_discarded_block(ParseContext *ctx)
+{
+    const Token *last = ctx->last_tok;
+    if (!ctx->recovering || !last || last->kind != TK_PUNCT || last->punct != '{')
+        return;
+    for (int depth = 1; depth > 0;) {
+        Token *tok = pp_next(ctx->pp);
+        if (tok->kind == TK_EOF)
+            return; /* pp_next keeps answering EOF */
+        track_brackets(ctx, tok);
+        if (tok->kind == TK_PUNCT)
+            depth += tok->punct == '{' ? 1 : tok->punct == '}' ? -1 : 0;
+    }
+}
+
+void parse_drop_name(ParseContext *ctx, const char *text, size_t len, SrcLoc loc)
+{
+    Node *n = ast_new(ctx->arena, ND_IDENT, loc);
+    n->name = parse_intern(ctx, text, len);
+    nodelist_append(&ctx->dropped_names, n);
+}
+
+void parse_drop_declarator(ParseContext *ctx, const Declarator *d)
+{
+    const Declarator *name = d ? ast_declarator_name(d) : NULL;
+    if (name && name->name)
+        parse_drop_name(ctx, name->name, strlen(name->name), name->loc);
+}
+
 int yylex(YYSTYPE *lval, YYLTYPE *lloc, ParseContext *ctx)
 {
+    skip_discarded_block(ctx);
     Token *tok = pp_next(ctx->pp);
     int code = classify(ctx, tok);
     /* Stray characters were reported by the scanner; skipping them here

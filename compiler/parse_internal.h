@@ -58,6 +58,13 @@ typedef struct ParseContext {
     OpenBracket brackets[MAX_OPEN_BRACKETS];
     int bracket_depth;
     unsigned syntax_errors;        /* reported syntax errors */
+    bool recovering;               /* after a syntax error, until a recovery rule
+                                      matched: tokens yylex hands out are being
+                                      discarded, so a '{' discarded takes its whole
+                                      balanced block with it (parse_bridge.c) */
+    bool lost_shape;               /* an error rule skipped to a '}' (parse.y) */
+    NodeList dropped_names;        /* ND_IDENT: names whose declarations error
+                                      recovery dropped (ND_TRANSLATION_UNIT.args) */
     SrcLoc last_error_loc;         /* avoid two messages at one token */
     const char **interned;         /* open-addressed set of spellings (parse_intern) */
     size_t intern_capacity, intern_count; /* capacity: a power of two, or 0 */
@@ -72,6 +79,10 @@ const char *parse_intern(ParseContext *ctx, const char *text, size_t len);
 void parse_scope_push(ParseContext *ctx);
 void parse_scope_pop(ParseContext *ctx);
 void parse_declare(ParseContext *ctx, const char *name, bool is_typedef);
+/* Error recovery dropped a declarator (or declarations): remember the names
+ * so that sema does not report their uses as undeclared (a cascade). */
+void parse_drop_declarator(ParseContext *ctx, const Declarator *d);
+void parse_drop_name(ParseContext *ctx, const char *text, size_t len, SrcLoc loc);
 bool parse_is_typedef_name(ParseContext *ctx, const char *name);
 /* Declares every name of an init-declarator list according to `specs`. */
 void parse_declare_declarator(ParseContext *ctx, const DeclSpecs *specs, const Declarator *d);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sema_int.h"
+#include "suggest.h"
 
 /* ---- small vectors ------------------------------------------------------ */
 
@@ -122,6 +123,34 @@ Symbol *sema_lookup(Sema *s, const char *name)
         s->builtin_syms[bi] = sym;
     }
     return s->builtin_syms[bi];
+}
+
+/* The visible name (variables, functions, constants, built-in functions)
+ * closest to a misspelt `word`, for "did you mean" (suggest.h); NULL when
+ * none is close.  Only called on an error, so it may walk every scope. */
+const char *sema_suggest_name(Sema *s, const char *word)
+{
+    PtrVec names = {0};
+    for (Scope *sc = s->scope; sc; sc = sc->parent)
+        for (unsigned b = 0; b < sc->buckets; b++)
+            for (ScopeEntry *e = sc->names[b]; e; e = e->next)
+                if (e->sym && e->sym->kind != SYM_TYPEDEF && e->sym->ty != s->t_err)
+                    vec_push(&names, (void *)e->name);
+    for (int bi = BI_NONE + 1; bi < BI_COUNT; bi++)
+        vec_push(&names, (void *)builtin_info[bi].name);
+    const char *best = suggest_closest(word, (const char *const *)names.data, (size_t)names.count);
+    vec_free(&names);
+    return best;
+}
+
+/* Whether syntax-error recovery dropped a declaration of `name`
+ * (ND_TRANSLATION_UNIT.args, parse.y): its uses are not reported again. */
+bool sema_name_was_dropped(Sema *s, const char *name)
+{
+    for (const Node *n = s->tu->root ? s->tu->root->args.head : NULL; n; n = n->next)
+        if (strcmp(n->name, name) == 0)
+            return true;
+    return false;
 }
 
 static Symbol *lookup_current(Sema *s, const char *name)
@@ -813,6 +842,7 @@ void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options, 
 {
     static const SemaOptions defaults = {.max_sub_group_size = 32, .target_opencl = true, .target_cuda = true};
     Sema s = {.arena = arena, .diag = diag, .opt = options ? options : &defaults, .tu = tu};
+    tu->root = root; /* sema_name_was_dropped reads it during the walk */
     types_init(&s);
     sema_push_scope(&s);
     for (Node *item = root ? root->items.head : NULL; item; item = item->next) {

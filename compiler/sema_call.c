@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sema_int.h"
+#include "suggest.h"
 
 enum { MAX_BUILTIN_ARGS = 8 };
 
@@ -75,10 +76,14 @@ static bool count_ok(Sema *s, Node *call, int have, int min, int max)
     return false;
 }
 
+/* Types the arguments of a call that failed, for their own diagnostics;
+ * an argument naming a group operation is left alone (its call is the
+ * mistake, already reported). */
 static void type_rest(Sema *s, Node *call)
 {
     for (Node *a = call->args.head; a; a = a->next)
-        sema_expr(s, a);
+        if (a->kind != ND_IDENT || group_op_lookup(a->name) == GOP_NONE || sema_lookup(s, a->name))
+            sema_expr(s, a);
 }
 
 /* ---- user functions ----------------------------------------------------- */
@@ -180,14 +185,39 @@ static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
     return s->basic[ty->kind];
 }
 
+/* The operation a misspelt or foreign name most likely means: by edit
+ * distance ("plux"), else the names other APIs use for the same operation
+ * (OpenCL's work_group_reduce_add/min/max, std::multiplies' "mul"...). */
+static const char *group_op_suggest(const char *name)
+{
+    static const struct { const char *alias; GroupOp op; } aliases[] = {
+        {"add", GOP_PLUS}, {"sum", GOP_PLUS}, {"mul", GOP_MULTIPLIES}, {"multiply", GOP_MULTIPLIES},
+        {"product", GOP_MULTIPLIES}, {"min", GOP_MINIMUM}, {"max", GOP_MAXIMUM},
+        {"and", GOP_BIT_AND}, {"or", GOP_BIT_OR}, {"xor", GOP_BIT_XOR},
+        {"logical_xor", GOP_BIT_XOR},
+    };
+    const char *close = suggest_closest(name, group_op_names + 1, GOP_COUNT - 1); /* [0] is GOP_NONE */
+    if (close)
+        return close;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].alias, name) == 0)
+            return group_op_names[aliases[i].op];
+    return NULL;
+}
+
 static GroupOp group_op_arg(Sema *s, Args *A, int i)
 {
     Node *a = A->a[i];
     GroupOp op = a->kind == ND_IDENT ? group_op_lookup(a->name) : GOP_NONE;
     if (op == GOP_NONE) {
-        diag_error(s->diag, a->loc,
-                   "expected a group operation (plus, multiplies, minimum, maximum, bit_and, bit_or, "
-                   "bit_xor, logical_and, logical_or) as argument %d of '%s'", i + 1, A->name);
+        const char *close = a->kind == ND_IDENT ? group_op_suggest(a->name) : NULL;
+        if (close)
+            diag_error(s->diag, a->loc, "unknown group operation '%s' as argument %d of '%s'; did you mean '%s'?",
+                       a->name, i + 1, A->name, close);
+        else
+            diag_error(s->diag, a->loc,
+                       "expected a group operation (plus, multiplies, minimum, maximum, bit_and, bit_or, "
+                       "bit_xor, logical_and, logical_or) as argument %d of '%s'", i + 1, A->name);
         return GOP_NONE;
     }
     a->ty = s->basic[TY_VOID];

@@ -278,10 +278,15 @@ Node *sema_convert(Sema *s, Node *n, Type *to, ConvContext ctx, const char *what
 static Type *ident(Sema *s, Node *n)
 {
     Symbol *sym = sema_lookup(s, n->name);
+    const char *close;
     if (!sym) {
-        if (group_op_lookup(n->name) != GOP_NONE)
+        if (sema_name_was_dropped(s, n->name))
+            ; /* its declaration had a syntax error, already reported */
+        else if (group_op_lookup(n->name) != GOP_NONE)
             diag_error(s->diag, n->loc,
                        "'%s' can only be used as the operation of a group algorithm", n->name);
+        else if ((close = sema_suggest_name(s, n->name)) != NULL)
+            diag_error(s->diag, n->loc, "use of undeclared identifier '%s'; did you mean '%s'?", n->name, close);
         else
             diag_error(s->diag, n->loc, "use of undeclared identifier '%s'", n->name);
         return s->t_err;

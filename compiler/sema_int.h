@@ -75,6 +75,8 @@ typedef struct Sema {
 
 /* ---- sema.c -------------------------------------------------------------- */
 Symbol *sema_lookup(Sema *s, const char *name);
+const char *sema_suggest_name(Sema *s, const char *word); /* "did you mean", or NULL */
+bool sema_name_was_dropped(Sema *s, const char *name);   /* by syntax-error recovery */
 Type *sema_lookup_tag(Sema *s, const char *name, bool current_only);
 void sema_declare_tag(Sema *s, const char *name, Type *ty);
 Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, SrcLoc loc);

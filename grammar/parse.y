@@ -95,6 +95,40 @@ static DeclSpecs *current_specs(ParseContext *ctx)
     return ctx->specs_stack[i];
 }
 
+static void drop_init_declarators(ParseContext *ctx, const NodeList *list)
+{
+    for (const Node *n = list->head; n; n = n->next)
+        if (n->kind == ND_INIT_DECLARATOR)
+            parse_drop_declarator(ctx, n->declarator);
+}
+
+/* An error rule matched: parsing resumes normally from here, and the next
+ * mistake is reported at once (yyerrok). */
+#define RECOVERED()                   \
+    do {                              \
+        yyerrok;                      \
+        ctx->recovering = false;      \
+    } while (0)
+
+/* An error rule that skipped to a '}' or across declarations: what the
+ * tree still holds may be mis-nested (a nested function's body read as the
+ * rest of the kernel), so sema would only add a cascade (parse_tree_checkable). */
+#define RECOVERED_LOSING_SHAPE()      \
+    do {                              \
+        RECOVERED();                  \
+        ctx->lost_shape = true;       \
+    } while (0)
+
+/* A missing ';' before the next statement: resumes there, unless that is a
+ * '{' (`int f(void) { ... }` in a block), which would be read as a block. */
+#define RECOVERED_AT_NEXT()           \
+    do {                              \
+        if (yychar == '{')            \
+            RECOVERED_LOSING_SHAPE(); \
+        else                          \
+            RECOVERED();              \
+    } while (0)
+
 static Attribute *append_attrs(Attribute *list, Attribute *more)
 {
     if (!list)
@@ -106,6 +140,13 @@ static Attribute *append_attrs(Attribute *list, Attribute *more)
     return list;
 }
 }
+
+/* Symbols that error recovery pops or discards: the names of dropped
+ * declarators are remembered, so that sema stays quiet about their uses. */
+%destructor { parse_drop_declarator(ctx, $$); } <decl>
+%destructor { parse_drop_name(ctx, $$->text, $$->len, $$->loc); } IDENTIFIER
+%destructor { drop_init_declarators(ctx, &$$); } <list>
+%destructor { if ($$ && $$->kind == ND_INIT_DECLARATOR) parse_drop_declarator(ctx, $$->declarator); } <node>
 
 %union {
     Token *tok;
@@ -171,6 +212,7 @@ static Attribute *append_attrs(Attribute *list, Attribute *more)
 %type <op> unary_operator assignment_operator
 
 %type <node> declaration static_assert_declaration init_declarator
+%type <decl> init_declarator_head
 %type <list> init_declarator_list
 %type <specs> declaration_specifiers decl_specs_push specifier_qualifier_list
 %type <specs> declaration_specifier type_specifier type_qualifier
@@ -213,8 +255,8 @@ external_declaration
     | declaration                             { $$ = $1; }
     | pragma_statement                        { $$ = $1; }
     | ';'                                     { $$ = NULL; /* stray ';' at file scope */ }
-    | error ';'                               { $$ = NULL; yyerrok; }
-    | error '}'                               { $$ = NULL; yyerrok; }
+    | error ';'                               { $$ = NULL; ctx->specs_depth = 0; RECOVERED_LOSING_SHAPE(); }
+    | error '}'                               { $$ = NULL; ctx->specs_depth = 0; RECOVERED_LOSING_SHAPE(); }
     ;
 
 /* function-definition: declaration-specifiers declarator compound-statement */
@@ -251,6 +293,10 @@ decl_specs_push
 declaration
     : decl_specs_push ';'                     { $$ = make_decl(ctx, $1, (NodeList){0}, $1->loc); pop_specs(ctx); }
     | decl_specs_push init_declarator_list ';' { $$ = make_decl(ctx, $1, $2, $1->loc); pop_specs(ctx); }
+    /* A missing ';' (reported): the declaration is kept, the next token
+     * starts the next statement or declaration, as GCC and Clang recover. */
+    | decl_specs_push init_declarator_list error
+        { $$ = make_decl(ctx, $1, $2, $1->loc); pop_specs(ctx); RECOVERED_AT_NEXT(); }
     | static_assert_declaration               { $$ = $1; }
     ;
 
@@ -314,7 +360,7 @@ type_specifier
     | KW_ULONG        { $$ = parse_specs_new(ctx, @1); parse_specs_type_bit(ctx, $$, TS_ULONG, @1); }
     | KW_SIZE_T       { $$ = parse_specs_new(ctx, @1); parse_specs_type_bit(ctx, $$, TS_SIZE_T, @1); }
     | KW_ATOMIC '(' type_name ')'
-        { $$ = parse_specs_new(ctx, @1); parse_specs_type_bit(ctx, $$, TS_ATOMIC, @1); }
+        { (void)$3; $$ = parse_specs_new(ctx, @1); parse_specs_type_bit(ctx, $$, TS_ATOMIC, @1); }
     | struct_or_union_specifier
         { $$ = parse_specs_new(ctx, $1->loc); $$->record = $1; $$->type_spec_count = 1; }
     | enum_specifier
@@ -501,12 +547,23 @@ init_declarator
             $$->declarator = $1;
             parse_declare_declarator(ctx, current_specs(ctx), $1);
         }
-    | declarator '=' { parse_declare_declarator(ctx, current_specs(ctx), $1); } initializer
+    | init_declarator_head initializer
         {
             $$ = NEW(ND_INIT_DECLARATOR, $1->loc);
             $$->declarator = $1;
-            $$->init = $4;
+            $$->init = $2;
         }
+    /* A broken initialiser (reported): the variable stays declared, without it. */
+    | init_declarator_head error
+        {
+            $$ = NEW(ND_INIT_DECLARATOR, $1->loc);
+            $$->declarator = $1;
+            RECOVERED();
+        }
+    ;
+
+init_declarator_head
+    : declarator '='  { $$ = $1; parse_declare_declarator(ctx, current_specs(ctx), $1); }
     ;
 
 /* declarator: pointer? direct-declarator */
@@ -685,7 +742,7 @@ compound_statement
     : block_open block_item_list '}'
         { $$ = NEW(ND_BLOCK, @1); $$->items = $2; parse_scope_pop(ctx); }
     | block_open block_item_list error '}'
-        { $$ = NEW(ND_BLOCK, @1); $$->items = $2; parse_scope_pop(ctx); yyerrok; }
+        { $$ = NEW(ND_BLOCK, @1); $$->items = $2; parse_scope_pop(ctx); RECOVERED_LOSING_SHAPE(); }
     ;
 
 block_open : '{' { parse_scope_push(ctx); } ;
@@ -698,12 +755,14 @@ block_item_list
 block_item
     : declaration                       { $$ = $1; }
     | statement                         { $$ = $1; }
-    | error ';'                         { $$ = NULL; yyerrok; }
+    | error ';'                         { $$ = NULL; ctx->specs_depth = 0; RECOVERED(); }
     ;
 
 expression_statement
     : ';'                               { $$ = NEW(ND_NULL_STMT, @1); }
     | expression ';'                    { $$ = NEW(ND_EXPR_STMT, $1->loc); $$->lhs = $1; }
+    /* A missing ';' (reported): the statement is kept. */
+    | expression error                  { $$ = NEW(ND_EXPR_STMT, $1->loc); $$->lhs = $1; RECOVERED_AT_NEXT(); }
     ;
 
 selection_statement
@@ -740,6 +799,7 @@ jump_statement
     | KW_BREAK ';'                      { $$ = NEW(ND_BREAK, @1); }
     | KW_RETURN ';'                     { $$ = NEW(ND_RETURN, @1); }
     | KW_RETURN expression ';'          { $$ = NEW(ND_RETURN, @1); $$->lhs = $2; }
+    | KW_RETURN expression error        { $$ = NEW(ND_RETURN, @1); $$->lhs = $2; RECOVERED_AT_NEXT(); }
     ;
 
 /* ---- §6.5 expressions -------------------------------------------------- */
@@ -772,16 +832,16 @@ string_literal
 /* _Generic is parsed only to be reported as unsupported by sema. */
 generic_selection
     : KW_GENERIC '(' assignment_expression ',' generic_assoc_list ')'
-        { $$ = NEW(ND_GENERIC, @1); $$->lhs = $3; }
+        { $$ = NEW(ND_GENERIC, @1); $$->lhs = $3; (void)$5; }
     ;
 
 generic_assoc_list
     : generic_association                           { $$ = $1; }
-    | generic_assoc_list ',' generic_association    { $$ = $1; }
+    | generic_assoc_list ',' generic_association    { $$ = $1; (void)$3; }
     ;
 
 generic_association
-    : type_name ':' assignment_expression           { $$ = $3; }
+    : type_name ':' assignment_expression           { $$ = $3; (void)$1; }
     | KW_DEFAULT ':' assignment_expression          { $$ = $3; }
     ;
 
@@ -1013,6 +1073,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
     SrcLoc loc = *yypcontext_location(pctx);
     yysymbol_kind_t lookahead = yypcontext_token(pctx);
     const Token *la = ctx->last_tok;
+    ctx->recovering = true; /* until an error rule matches (RECOVERED) */
 
     /* A closer with nothing open after an earlier error is the echo of
      * that error (its opener was swallowed by recovery): stay quiet. */
@@ -1040,6 +1101,8 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseContext *ctx)
         !is_keyword_text(prev) && !is_keyword_text(la)) {
         diag_error(ctx->diag, prev->loc, "unknown type name '%.*s'",
                    (int)(prev->len > 40 ? 40 : prev->len), prev->text);
+        parse_drop_name(ctx, la->text, la->len, la->loc);     /* the variable being declared */
+        parse_drop_name(ctx, prev->text, prev->len, prev->loc); /* and its type, if read as a name */
         return 0;
     }
     if (prev && prev->kind == TK_IDENT && prev->len == 7 && memcmp(prev->text, "_Atomic", 7) == 0) {
@@ -1102,11 +1165,22 @@ Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp)
     parse_context_init(ctx, arena, diag, pp);
     ctx->root = ast_new(arena, ND_TRANSLATION_UNIT, (SrcLoc){0, 0});
     parse_scope_push(ctx);
+    unsigned errors_before = diag->error_count;
     int rc = yyparse(ctx);
+    ctx->root->args = ctx->dropped_names;
+    /* Only syntax errors, each recovered without losing the shape of the
+     * code: sema may check the rest (parse_tree_checkable). */
+    ctx->root->int_value = !ctx->lost_shape && rc == 0 && errors_before == 0 &&
+                           diag->error_count == ctx->syntax_errors;
     while (ctx->scope)
         parse_scope_pop(ctx);
     parse_context_free(ctx);
     if (rc != 0 && !diag_has_errors(diag))
         diag_error(diag, ctx->last_error_loc, "cannot continue parsing after previous errors");
     return ctx->root;
+}
+
+bool parse_tree_checkable(const Node *root)
+{
+    return root && root->kind == ND_TRANSLATION_UNIT && root->int_value;
 }
