@@ -80,6 +80,15 @@ void emit_header_module_name(const char *path, char *buf, size_t cap)
     buf[n] = '\0';
 }
 
+/* A C string literal (quotes and backslashes escaped). */
+static void emit_c_string(EmitBuffer *out, const char *s)
+{
+    emit_write(out, "\"", 1);
+    for (const char *c = s; *c; c++)
+        emit_printf(out, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+    emit_write(out, "\"", 1);
+}
+
 static void emit_upper(EmitBuffer *out, const char *s)
 {
     for (; *s; s++)
@@ -274,12 +283,18 @@ static void emit_kernel_table(EmitBuffer *out, const TranslationUnit *tu, const 
         char params[512] = "NULL";
         if (k->ty->params)
             snprintf(params, sizeof params, "%s_%s_params", module, k->name);
-        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s, %s},\n", k->name,
+        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s, %s, {NULL, ", k->name,
                     param_count(k), params, k->reqd_work_group_size[0],
                     k->reqd_work_group_size[1], k->reqd_work_group_size[2],
                     k->reqd_sub_group_size, k->uses_sub_groups ? "true" : "false",
                     k->uses_async_barrier ? "true" : "false",
                     k->uses_non_uniform_groups ? "true" : "false");
+        /* unsupported[SGRT_BACKEND_OPENCL], [SGRT_BACKEND_CUDA] */
+        if (k->cuda_unsupported)
+            emit_c_string(out, k->cuda_unsupported);
+        else
+            emit_printf(out, "NULL");
+        emit_printf(out, "}},\n");
     }
     emit_printf(out, "};\n\n");
 }
@@ -299,11 +314,8 @@ static void emit_descriptor(EmitBuffer *out, const TranslationUnit *tu, const ch
     emit_printf(out, "/* Pass &%s_module to sgrt_program_create. */\n", module);
     emit_printf(out, "static const sgrt_module_desc %s_module SGRT_MAYBE_UNUSED = {\n", module);
     emit_printf(out, "    SGRT_MODULE_ABI,\n    \"%s\",\n    ", module);
-    const char *file = tu->main_file ? tu->main_file : "";
-    emit_write(out, "\"", 1);
-    for (const char *c = file; *c; c++)
-        emit_printf(out, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-    emit_printf(out, "\",\n    %s,\n    %s,\n    %d, %s,\n    %d, %s,\n    %s,\n};\n\n", ocl,
+    emit_c_string(out, tu->main_file ? tu->main_file : "");
+    emit_printf(out, ",\n    %s,\n    %s,\n    %d, %s,\n    %d, %s,\n    %s,\n};\n\n", ocl,
                 cuda, tu->spec_const_count, specs, tu->kernel_count, kernels,
                 tu->uses_fp64 ? "true" : "false");
 }

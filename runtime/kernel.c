@@ -55,6 +55,14 @@ sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel
     if (!desc)
         return sgrt_fail(SGRT_ERROR_KERNEL_NOT_FOUND, "module '%s' has no kernel '%s'",
                          program->module->name, name);
+    sgrt_backend backend = program->context->device->info.backend;
+    if (desc->unsupported[backend]) {
+        const char *api = backend == SGRT_BACKEND_CUDA ? "CUDA" : "OpenCL";
+        return sgrt_fail(SGRT_ERROR_KERNEL_UNSUPPORTED,
+                         "kernel '%s' of module '%s' cannot run on %s: %s (sgcc left it out of "
+                         "the %s source)",
+                         name, program->module->name, api, desc->unsupported[backend], api);
+    }
     sgrt_status status = SGRT_SUCCESS;
     pthread_mutex_lock(&program->lock);
     sgrt_kernel *k = program->kernels;

@@ -216,6 +216,8 @@ static sgrt_status check_buildable(const sgrt_program *prog, const char *source)
                          m->name, in->name);
     for (uint32_t i = 0; i < m->kernel_count; i++) {
         const sgrt_kernel_desc *k = &m->kernels[i];
+        if (k->unsupported[in->backend])
+            continue;   /* not in this source; sgrt_kernel_get refuses it */
         if (k->needs_sub_groups && !in->sub_groups)
             return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
                              "kernel '%s' needs sub-groups (cl_khr_subgroups or "

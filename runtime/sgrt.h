@@ -30,7 +30,7 @@ extern "C" {
 #define SGRT_VERSION_MAJOR 0
 #define SGRT_VERSION_MINOR 1
 /* Bumped when sgrt_module_desc changes; generated headers record it. */
-#define SGRT_MODULE_ABI 1
+#define SGRT_MODULE_ABI 2
 
 /* ------------------------------------------------------------------ */
 /* Status codes: X(name, description)                                  */
@@ -51,7 +51,8 @@ extern "C" {
     X(ERROR_UNSUPPORTED, "device lacks a capability the kernel needs")             \
     X(ERROR_BACKEND, "OpenCL or CUDA call failed")                                 \
     X(ERROR_OUT_OF_MEMORY, "out of memory")                                        \
-    X(ERROR_IO, "file input/output failed")
+    X(ERROR_IO, "file input/output failed")                                        \
+    X(ERROR_KERNEL_UNSUPPORTED, "sgcc left the kernel out of this backend's source")
 
 typedef enum sgrt_status {
 #define SGRT_X(name, text) SGRT_##name,
@@ -148,6 +149,11 @@ typedef struct sgrt_kernel_desc {
     bool needs_sub_groups;            /* uses sub-groups or non-uniform groups */
     bool needs_split_barriers;        /* uses async_barrier */
     bool needs_non_uniform_groups;    /* makes ballot/tangle/opportunistic groups */
+    /* Indexed by sgrt_backend (OPENCL, CUDA): NULL when that backend's source
+     * has the kernel, else why sgcc left it out ("requires sub-group size
+     * 16, but CUDA warps have 32 threads"); sgrt_kernel_get then fails with
+     * SGRT_ERROR_KERNEL_UNSUPPORTED on that backend. */
+    const char *unsupported[2];
 } sgrt_kernel_desc;
 
 typedef struct sgrt_module_desc {

@@ -155,7 +155,7 @@ START_TEST(header_text)
     HAS("{\"big\", 2, SGRT_TYPE_ULONG, false, {.ul = 9223372036854775808ull}},");
     HAS("{\"tile\", SGRT_PARAM_LOCAL, SGRT_TYPE_FLOAT, 4},");
     HAS("{\"lut\", SGRT_PARAM_CONSTANT, SGRT_TYPE_INT, 4},");
-    HAS("{\"tiled\", 5, mat_mul_tiled_params, {8, 1, 1}, 0, true, true, true},");
+    HAS("{\"tiled\", 5, mat_mul_tiled_params, {8, 1, 1}, 0, true, true, true, {NULL, NULL}},");
     HAS("MAT_MUL_SPEC_ALPHA = 42,");
     HAS("static inline sgrt_status mat_mul_set_alpha(sgrt_program *program, float value)");
     HAS("size_t tile_bytes");
