@@ -114,14 +114,18 @@ def device_caps(device) -> _caps.DeviceCaps:
 
 def default_device(module=None):
     """sgrt's default device: the first GPU, else the first CPU, else any
-    device; with `module`, the first such device that can run every kernel
-    of it.  Raises UnsupportedError naming why each device was passed over."""
+    other device, a simulator that claims every device type (Oclgrind) last;
+    with `module`, the first such device that can run every kernel of it.  Raises UnsupportedError naming why each device was passed over."""
     try:
         devices = [d for p in cl.get_platforms() for d in p.get_devices()]
     except cl.Error:
         devices = []
-    rank = {"gpu": 0, "cpu": 1}
-    devices.sort(key=lambda d: rank.get(device_caps(d).kind, 2))   # stable: platform order
+    def rank(d):
+        t = d.type
+        if t & cl.device_type.GPU and t & cl.device_type.CPU:
+            return 3   # claims every type: a simulator (Oclgrind, bundled with PyOpenCL)
+        return 0 if t & cl.device_type.GPU else 1 if t & cl.device_type.CPU else 2
+    devices.sort(key=rank)   # stable: platform order within a rank
     reasons = []
     for d in devices:
         if module is None:

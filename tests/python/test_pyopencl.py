@@ -169,3 +169,16 @@ def test_build_options_passthrough(intel_env):
     out = np.empty(1, np.int32)
     cl.enqueue_copy(queue, out, buf)
     assert out[0] == 41
+
+
+def test_default_device(ballot):
+    """A GPU, else a CPU, that can run the module; never the simulator
+    (Oclgrind, which claims every device type) while a real device can."""
+    try:
+        device = sgcl.default_device(ballot)
+    except sgcc.UnsupportedError as e:
+        assert "no OpenCL device can run the module" in str(e)
+        pytest.skip("no device with non-uniform groups here")
+    caps = sgcl.device_caps(device)
+    assert caps.non_uniform_groups
+    assert not (device.type & cl.device_type.GPU and device.type & cl.device_type.CPU)
