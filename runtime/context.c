@@ -6,21 +6,100 @@
 
 #include "sgrt_internal.h"
 
-sgrt_status sgrt_context_create(sgrt_device *device, sgrt_context **context)
+/* The application's handles a context adopts. */
+typedef struct AdoptedHandles {
+    void *context, *device, *queue;
+} AdoptedHandles;
+
+/* Creates ctx through `be`: its own objects, or (with adopt) the
+ * application's handles. */
+static sgrt_status new_context(sgrt_device *device, const SgrtBackend *be,
+                               const AdoptedHandles *adopt, sgrt_context **context)
 {
-    if (!device || !context)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create: NULL argument");
     sgrt_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating a context");
     ctx->device = device;
-    sgrt_status status = sgrt_backend_of(device)->context_create(ctx);
+    sgrt_status status = adopt ? be->context_adopt(ctx, adopt->context, adopt->device,
+                                                   adopt->queue)
+                               : be->context_create(ctx);
     if (status != SGRT_SUCCESS) {
         free(ctx);
         return status;
     }
     pthread_mutex_init(&ctx->lock, NULL);
     *context = ctx;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_context_create(sgrt_device *device, sgrt_context **context)
+{
+    if (!device || !context)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create: NULL argument");
+    return new_context(device, sgrt_backend_of(device), NULL, context);
+}
+
+sgrt_status sgrt_context_create_from_opencl(void *cl_context, void *cl_device, void *cl_queue,
+                                            sgrt_context **context)
+{
+    if (!cl_context || !cl_device || !context)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_context_create_from_opencl: NULL %s",
+                         !cl_context ? "cl_context" : !cl_device ? "cl_device_id" : "context");
+    sgrt_device *device = sgrt_device_find(SGRT_BACKEND_OPENCL, cl_device);
+    if (!device)
+        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                         "sgrt_context_create_from_opencl: cl_device_id %p is not one of the "
+                         "OpenCL devices sgrt lists (a sub-device, or not a device)",
+                         cl_device);
+    AdoptedHandles handles = {cl_context, cl_device, cl_queue};
+    return new_context(device, &sgrt_opencl_backend, &handles, context);
+}
+
+sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
+                                          sgrt_context **context)
+{
+    if (!cu_context || !context)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create_from_cuda: NULL %s",
+                         !cu_context ? "CUcontext" : "context");
+    size_t count = 0;
+    sgrt_device_count(&count);   /* enumerates, which loads the driver */
+    AdoptedHandles handles = {cu_context, NULL, cu_stream};
+    return new_context(NULL, &sgrt_cuda_backend, &handles, context);
+}
+
+static const char *backend_api_name(sgrt_backend backend)
+{
+    return backend == SGRT_BACKEND_CUDA ? "CUDA" : "OpenCL";
+}
+
+sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked)
+{
+    return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                     "the sgrt_%s belongs to a %s device; it has no native %s handle", object,
+                     backend_api_name(has), backend_api_name(asked));
+}
+
+sgrt_status sgrt_context_get_native(const sgrt_context *context, sgrt_backend api,
+                                    void **handle)
+{
+    if (!context || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_get_native: NULL argument");
+    if (context->device->info.backend != api)
+        return sgrt_native_mismatch("context", context->device->info.backend, api);
+    *handle = context->api_context;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_context_get_native_queue(const sgrt_context *context, sgrt_backend api,
+                                          void **handle)
+{
+    if (!context || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_context_get_native_queue: NULL argument");
+    if (context->device->info.backend != api)
+        return sgrt_native_mismatch("context", context->device->info.backend, api);
+    *handle = context->api_queue;
     return sgrt_ok();
 }
 
@@ -53,17 +132,18 @@ sgrt_status sgrt_finish(sgrt_context *context)
     return status == SGRT_SUCCESS ? sgrt_ok() : status;
 }
 
-sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer **buffer)
+/* Allocates (handle NULL) or wraps the application's memory. */
+static sgrt_status new_buffer(sgrt_context *context, size_t size, void *handle,
+                              sgrt_buffer **buffer)
 {
-    if (!context || !buffer || size == 0)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "sgrt_buffer_create: NULL argument or zero size");
     sgrt_buffer *buf = calloc(1, sizeof *buf);
     if (!buf)
         return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating a buffer");
     buf->context = context;
     buf->size = size;
-    sgrt_status status = sgrt_backend_of(context->device)->buffer_create(buf);
+    buf->borrowed = handle != NULL;
+    const SgrtBackend *be = sgrt_backend_of(context->device);
+    sgrt_status status = handle ? be->buffer_adopt(buf, handle, size) : be->buffer_create(buf);
     if (status != SGRT_SUCCESS) {
         free(buf);
         return status;
@@ -73,6 +153,49 @@ sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer *
     context->buffers = buf;
     pthread_mutex_unlock(&context->lock);
     *buffer = buf;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer **buffer)
+{
+    if (!context || !buffer || size == 0)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_buffer_create: NULL argument or zero size");
+    return new_buffer(context, size, NULL, buffer);
+}
+
+sgrt_status sgrt_buffer_create_from_opencl(sgrt_context *context, void *cl_mem,
+                                           sgrt_buffer **buffer)
+{
+    if (!context || !cl_mem || !buffer)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_buffer_create_from_opencl: NULL %s",
+                         !context ? "context" : !cl_mem ? "cl_mem" : "buffer");
+    if (context->device->info.backend != SGRT_BACKEND_OPENCL)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                         "sgrt_buffer_create_from_opencl: the context is on a CUDA device");
+    return new_buffer(context, 0, cl_mem, buffer);
+}
+
+sgrt_status sgrt_buffer_create_from_cuda(sgrt_context *context, void *cu_device_ptr, size_t size,
+                                         sgrt_buffer **buffer)
+{
+    if (!context || !cu_device_ptr || !buffer || size == 0)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_buffer_create_from_cuda: NULL argument or zero size");
+    if (context->device->info.backend != SGRT_BACKEND_CUDA)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                         "sgrt_buffer_create_from_cuda: the context is on an OpenCL device");
+    return new_buffer(context, size, cu_device_ptr, buffer);
+}
+
+sgrt_status sgrt_buffer_get_native(const sgrt_buffer *buffer, sgrt_backend api, void **handle)
+{
+    if (!buffer || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_buffer_get_native: NULL argument");
+    sgrt_backend has = buffer->context->device->info.backend;
+    if (has != api)
+        return sgrt_native_mismatch("buffer", has, api);
+    *handle = has == SGRT_BACKEND_CUDA ? (void *)(uintptr_t)buffer->device_ptr : buffer->api_mem;
     return sgrt_ok();
 }
 
@@ -158,5 +281,16 @@ sgrt_status sgrt_event_free(sgrt_event *event)
         sgrt_backend_of(event->context->device)->event_free(event);
         free(event);
     }
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_event_get_native(const sgrt_event *event, sgrt_backend api, void **handle)
+{
+    if (!event || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_event_get_native: NULL argument");
+    sgrt_backend has = event->context->device->info.backend;
+    if (has != api)
+        return sgrt_native_mismatch("event", has, api);
+    *handle = has == SGRT_BACKEND_CUDA ? event->api_event_end : event->api_event;
     return sgrt_ok();
 }

@@ -58,6 +58,10 @@ enum {
       "cuDevicePrimaryCtxRelease")                                                             \
     X(cuCtxPushCurrent, (CUcontext), "cuCtxPushCurrent_v2", "cuCtxPushCurrent")                \
     X(cuCtxPopCurrent, (CUcontext *), "cuCtxPopCurrent_v2", "cuCtxPopCurrent")                 \
+    X(cuCtxGetDevice, (CUdevice *), "cuCtxGetDevice", "cuCtxGetDevice")                        \
+    X(cuStreamGetCtx, (CUstream, CUcontext *), "cuStreamGetCtx", "cuStreamGetCtx")             \
+    X(cuPointerGetAttribute, (void *, int, CUdeviceptr), "cuPointerGetAttribute",              \
+      "cuPointerGetAttribute")                                                                 \
     X(cuStreamCreate, (CUstream *, unsigned), "cuStreamCreate", "cuStreamCreate")              \
     X(cuStreamDestroy, (CUstream), "cuStreamDestroy_v2", "cuStreamDestroy")                    \
     X(cuStreamSynchronize, (CUstream), "cuStreamSynchronize", "cuStreamSynchronize")           \
@@ -107,6 +111,7 @@ static struct {
 #undef X
     const char *(*nvrtcGetErrorString)(nvrtcResult);
     bool nvrtc_loaded;
+    bool driver_ready;   /* every CU_FUNCTIONS entry found and cuInit done */
 } api;
 
 static bool load_driver(void)
@@ -208,6 +213,7 @@ static void cu_enumerate(sgrt_device *out, size_t cap, size_t *count)
     int n = 0, driver = 0;
     if (!load_driver() || api.cuInit(0) != CUDA_SUCCESS || api.cuDeviceGetCount(&n) != CUDA_SUCCESS)
         return;
+    api.driver_ready = true;
     api.cuDriverGetVersion(&driver);
     for (int i = 0; i < n && *count < cap; i++) {
         CUdevice d;
@@ -258,15 +264,74 @@ static sgrt_status cu_context_create(sgrt_context *ctx)
     return SGRT_SUCCESS;
 }
 
+/* Records the profiling epoch on ctx's stream. */
+static CUresult record_epoch(sgrt_context *ctx)
+{
+    CUevent epoch = NULL;
+    CUresult r = api.cuEventCreate(&epoch, 0);
+    if (r == CUDA_SUCCESS && (r = api.cuEventRecord(epoch, ctx->api_queue)) != CUDA_SUCCESS)
+        api.cuEventDestroy(epoch);
+    else
+        ctx->api_epoch = epoch;
+    return r;
+}
+
+/* The application's context and stream, neither retained: CUDA has no
+ * reference count for them (the application keeps them alive). */
+static sgrt_status cu_context_adopt(sgrt_context *ctx, void *api_context, void *api_device,
+                                    void *api_queue)
+{
+    (void)api_device;
+    if (!api.driver_ready)
+        return sgrt_fail(SGRT_ERROR_NO_DEVICE,
+                         "sgrt_context_create_from_cuda: no CUDA driver (libcuda.so.1 not found "
+                         "or cuInit failed)");
+    CUcontext c = api_context;
+    CUresult r = api.cuCtxPushCurrent(c);
+    if (r != CUDA_SUCCESS)
+        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                         "sgrt_context_create_from_cuda: the CUcontext is not valid: "
+                         "cuCtxPushCurrent failed (%d)", r);
+    CUdevice d = 0;
+    CUcontext stream_ctx = NULL;
+    sgrt_status status = SGRT_SUCCESS;
+    if ((r = api.cuCtxGetDevice(&d)) != CUDA_SUCCESS)
+        status = sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                           "sgrt_context_create_from_cuda: the CUcontext is not valid: "
+                           "cuCtxGetDevice failed (%d)", r);
+    else if ((r = api.cuStreamGetCtx(api_queue, &stream_ctx)) != CUDA_SUCCESS)
+        status = sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                           "sgrt_context_create_from_cuda: the CUstream is not valid: "
+                           "cuStreamGetCtx failed (%d)", r);
+    else if (stream_ctx != c)
+        status = sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                           "sgrt_context_create_from_cuda: the CUstream belongs to another "
+                           "CUcontext");
+    else if (!(ctx->device = sgrt_device_find(SGRT_BACKEND_CUDA, (void *)(intptr_t)d)))
+        status = sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                           "sgrt_context_create_from_cuda: CUDA device %d is not listed", d);
+    if (status == SGRT_SUCCESS) {
+        ctx->api_context = c;
+        ctx->api_queue = api_queue;
+        if ((r = record_epoch(ctx)) != CUDA_SUCCESS)
+            status = cu_fail("cuEventCreate/cuEventRecord", r);
+    }
+    pop();
+    ctx->adopted = ctx->adopted_queue = true;
+    return status;
+}
+
 static void cu_context_free(sgrt_context *ctx)
 {
     if (push(ctx) == SGRT_SUCCESS) {
         api.cuStreamSynchronize(ctx->api_queue);
         api.cuEventDestroy(ctx->api_epoch);
-        api.cuStreamDestroy(ctx->api_queue);
+        if (!ctx->adopted_queue)
+            api.cuStreamDestroy(ctx->api_queue);
         pop();
     }
-    api.cuDevicePrimaryCtxRelease(dev_ordinal(ctx->device));
+    if (!ctx->adopted)
+        api.cuDevicePrimaryCtxRelease(dev_ordinal(ctx->device));
 }
 
 /* Runs `expr` with the context current and returns its checked status. */
@@ -290,8 +355,56 @@ static sgrt_status cu_buffer_create(sgrt_buffer *buf)
     WITH_CONTEXT(buf->context, "cuMemAlloc", api.cuMemAlloc(&buf->device_ptr, buf->size));
 }
 
+enum {
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+    CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+};
+
+/* The pointer must be device memory CUDA knows, of the context's device,
+ * and [ptr, ptr + size) inside its allocation. */
+static sgrt_status check_device_range(CUdeviceptr ptr, size_t size, CUdevice want)
+{
+    int ordinal = -1;
+    CUdeviceptr start = 0;
+    size_t range = 0;
+    CUresult r = api.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+    if (r != CUDA_SUCCESS)
+        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                         "sgrt_buffer_create_from_cuda: 0x%llx is not device memory CUDA knows "
+                         "(cuPointerGetAttribute failed: %d)", ptr, r);
+    if (ordinal != want)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                         "sgrt_buffer_create_from_cuda: the memory is on CUDA device %d, the "
+                         "context on device %d", ordinal, want);
+    if (api.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr) ==
+            CUDA_SUCCESS &&
+        api.cuPointerGetAttribute(&range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr) ==
+            CUDA_SUCCESS &&
+        range && (ptr - start > range || size > range - (ptr - start)))
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_buffer_create_from_cuda: %zu bytes at 0x%llx run past the end "
+                         "of its allocation (%zu bytes at 0x%llx)", size, ptr, range, start);
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cu_buffer_adopt(sgrt_buffer *buf, void *handle, size_t size)
+{
+    sgrt_status status = push(buf->context);
+    if (status != SGRT_SUCCESS)
+        return status;
+    CUdeviceptr ptr = (CUdeviceptr)(uintptr_t)handle;
+    status = check_device_range(ptr, size, dev_ordinal(buf->context->device));
+    pop();
+    if (status == SGRT_SUCCESS)
+        buf->device_ptr = ptr;
+    return status;
+}
+
 static void cu_buffer_free(sgrt_buffer *buf)
 {
+    if (buf->borrowed)
+        return;   /* the application's memory */
     if (push(buf->context) == SGRT_SUCCESS) {
         api.cuStreamSynchronize(buf->context->api_queue);
         api.cuMemFree(buf->device_ptr);
@@ -632,6 +745,8 @@ const SgrtBackend sgrt_cuda_backend = {
     .buffer_free = cu_buffer_free,
     .buffer_write = cu_buffer_write,
     .buffer_read = cu_buffer_read,
+    .context_adopt = cu_context_adopt,
+    .buffer_adopt = cu_buffer_adopt,
     .module_source = cu_module_source,
     .device_options = cu_device_options,
     .build_source = cu_build_source,

@@ -179,3 +179,22 @@ sgrt_status sgrt_device_select(const char *selector, sgrt_device **device)
             return *device = &devices[i], sgrt_ok();
     return sgrt_fail(SGRT_ERROR_NO_DEVICE, "no GPU and no OpenCL CPU device found");
 }
+
+sgrt_device *sgrt_device_find(sgrt_backend backend, void *handle)
+{
+    ensure_enumerated();
+    for (size_t i = 0; i < device_count; i++)
+        if (devices[i].info.backend == backend && devices[i].device_handle == handle)
+            return &devices[i];
+    return NULL;
+}
+
+sgrt_status sgrt_device_get_native(const sgrt_device *device, sgrt_backend api, void **handle)
+{
+    if (!device || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_get_native: NULL argument");
+    if (device->info.backend != api)
+        return sgrt_native_mismatch("device", device->info.backend, api);
+    *handle = device->device_handle;
+    return sgrt_ok();
+}

@@ -344,3 +344,14 @@ sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims
         *event = ev;
     return sgrt_ok();
 }
+
+sgrt_status sgrt_kernel_get_native(const sgrt_kernel *kernel, sgrt_backend api, void **handle)
+{
+    if (!kernel || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_get_native: NULL argument");
+    sgrt_backend has = kernel->program->context->device->info.backend;
+    if (has != api)
+        return sgrt_native_mismatch("kernel", has, api);
+    *handle = kernel->api_kernel;
+    return sgrt_ok();
+}

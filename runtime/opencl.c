@@ -234,6 +234,84 @@ static void cl_context_free(sgrt_context *ctx)
     clReleaseContext(ctx->api_context);
 }
 
+/* A handle query that the API refuses means the handle is not an object
+ * of this kind (released, or another type): INVALID_HANDLE. */
+static sgrt_status invalid_handle(const char *what, const char *call, cl_int err)
+{
+    return sgrt_fail(SGRT_ERROR_INVALID_HANDLE, "the %s is not valid: %s failed: %s (%d)", what,
+                     call, cl_error_name(err), (int)err);
+}
+
+static bool context_has_device(cl_context c, cl_device_id id, sgrt_status *status)
+{
+    cl_device_id ids[64];
+    size_t size = 0;
+    cl_int err = clGetContextInfo(c, CL_CONTEXT_DEVICES, sizeof ids, ids, &size);
+    if (err != CL_SUCCESS) {
+        *status = invalid_handle("cl_context", "clGetContextInfo", err);
+        return false;
+    }
+    for (size_t i = 0; i < size / sizeof *ids; i++)
+        if (ids[i] == id)
+            return true;
+    *status = sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                        "sgrt_context_create_from_opencl: the cl_device_id is not a device of "
+                        "the cl_context");
+    return false;
+}
+
+/* The application's queue must be of the context and device, and in order
+ * (sgrt's blocking copies rely on the order of the queue). */
+static sgrt_status check_queue(cl_command_queue q, cl_context c, cl_device_id id)
+{
+    cl_context qc = NULL;
+    cl_device_id qd = NULL;
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    if (err != CL_SUCCESS)
+        return invalid_handle("cl_command_queue", "clGetCommandQueueInfo", err);
+    if (qc != c || qd != id)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                         "sgrt_context_create_from_opencl: the cl_command_queue belongs to "
+                         "another %s",
+                         qc != c ? "cl_context" : "device");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "sgrt_context_create_from_opencl: the cl_command_queue is out of "
+                         "order; sgrt needs an in-order queue");
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_context_adopt(sgrt_context *ctx, void *api_context, void *api_device,
+                                    void *api_queue)
+{
+    cl_context c = api_context;
+    cl_device_id id = api_device;
+    cl_command_queue q = api_queue;
+    sgrt_status status = SGRT_SUCCESS;
+    if (!context_has_device(c, id, &status))
+        return status;
+    if (q && (status = check_queue(q, c, id)) != SGRT_SUCCESS)
+        return status;
+    cl_int err = CL_SUCCESS;
+    if (q)
+        err = clRetainCommandQueue(q);
+    else
+        q = clCreateCommandQueue(c, id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(api_queue ? "clRetainCommandQueue" : "clCreateCommandQueue", err);
+    clRetainContext(c);
+    ctx->api_context = c;
+    ctx->api_queue = q;
+    ctx->adopted = true;
+    ctx->adopted_queue = api_queue != NULL;
+    return SGRT_SUCCESS;
+}
+
 static sgrt_status cl_finish(sgrt_context *ctx)
 {
     CL_CHECK("clFinish", clFinish(ctx->api_queue));
@@ -249,6 +327,34 @@ static sgrt_status cl_buffer_create(sgrt_buffer *buf)
 }
 
 static void cl_buffer_free(sgrt_buffer *buf) { clReleaseMemObject(buf->api_mem); }
+
+static sgrt_status cl_buffer_adopt(sgrt_buffer *buf, void *handle, size_t size)
+{
+    (void)size;
+    cl_mem mem = handle;
+    cl_context c = NULL;
+    cl_mem_object_type type = 0;
+    size_t bytes = 0;
+    cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof c, &c, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    if (err != CL_SUCCESS)
+        return invalid_handle("cl_mem", "clGetMemObjectInfo", err);
+    if (c != buf->context->api_context)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
+                         "sgrt_buffer_create_from_opencl: the cl_mem belongs to another "
+                         "cl_context than the sgrt context's");
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                         "sgrt_buffer_create_from_opencl: the cl_mem is an image or pipe, not "
+                         "a buffer");
+    CL_CHECK("clRetainMemObject", clRetainMemObject(mem));
+    buf->api_mem = mem;
+    buf->size = bytes;
+    return SGRT_SUCCESS;
+}
 
 static sgrt_status cl_buffer_write(sgrt_buffer *buf, size_t offset, size_t size, const void *src)
 {
@@ -532,6 +638,8 @@ const SgrtBackend sgrt_opencl_backend = {
     .buffer_free = cl_buffer_free,
     .buffer_write = cl_buffer_write,
     .buffer_read = cl_buffer_read,
+    .context_adopt = cl_context_adopt,
+    .buffer_adopt = cl_buffer_adopt,
     .module_source = cl_module_source,
     .device_options = cl_device_options,
     .build_source = cl_build_source,

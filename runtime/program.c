@@ -533,3 +533,19 @@ sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit)
     *hit = program->cache_hit;
     return sgrt_ok();
 }
+
+sgrt_status sgrt_program_get_native(const sgrt_program *program, sgrt_backend api,
+                                    void **handle)
+{
+    if (!program || !handle)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_get_native: NULL argument");
+    sgrt_backend has = program->context->device->info.backend;
+    if (has != api)
+        return sgrt_native_mismatch("program", has, api);
+    if (!program->built)
+        return sgrt_fail(SGRT_ERROR_NOT_BUILT,
+                         "module '%s' is not built: it has no native program yet",
+                         program->module->name);
+    *handle = program->api_program;
+    return sgrt_ok();
+}

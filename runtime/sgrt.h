@@ -52,7 +52,9 @@ extern "C" {
     X(ERROR_BACKEND, "OpenCL or CUDA call failed")                                 \
     X(ERROR_OUT_OF_MEMORY, "out of memory")                                        \
     X(ERROR_IO, "file input/output failed")                                        \
-    X(ERROR_KERNEL_UNSUPPORTED, "sgcc left the kernel out of this backend's source")
+    X(ERROR_KERNEL_UNSUPPORTED, "sgcc left the kernel out of this backend's source") \
+    X(ERROR_INVALID_HANDLE, "not a valid native OpenCL or CUDA handle")            \
+    X(ERROR_HANDLE_MISMATCH, "native handles do not belong together or to this backend")
 
 typedef enum sgrt_status {
 #define SGRT_X(name, text) SGRT_##name,
@@ -357,6 +359,66 @@ sgrt_status sgrt_kernel_get_info(sgrt_kernel *kernel, sgrt_kernel_info *info);
  * NULL; otherwise the caller frees it with sgrt_event_free. */
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                sgrt_event **event);
+
+/* ------------------------------------------------------------------ */
+/* Interop with native OpenCL and CUDA handles (docs/RUNTIME.md)       */
+/* ------------------------------------------------------------------ */
+/* Every native handle crosses this header as a void *, so that sgrt.h needs
+ * neither CL/cl.h nor cuda.h: OpenCL objects (cl_device_id, cl_context,
+ * cl_command_queue, cl_mem, cl_program, cl_kernel, cl_event) and CUcontext,
+ * CUstream, CUmodule, CUfunction, CUevent are pointers and cast directly;
+ * a CUdevice is (void *)(intptr_t)ordinal and a CUdeviceptr
+ * (void *)(uintptr_t)address.  sgrt_opencl.h and sgrt_cuda.h wrap these
+ * calls with the API's own types. */
+
+/* Adopts an application's OpenCL context, device and in-order queue: all
+ * three are retained (clRetain*) and released by sgrt_context_free, never
+ * destroyed by sgrt.  `cl_queue` may be NULL: sgrt then creates (and owns)
+ * an in-order queue with profiling in that context.  INVALID_ARGUMENT for
+ * NULL context/device, INVALID_HANDLE for a handle the API rejects or a
+ * device sgrt does not list, HANDLE_MISMATCH when the device is not in the
+ * context or the queue belongs to another context or device, UNSUPPORTED
+ * for an out-of-order queue. */
+sgrt_status sgrt_context_create_from_opencl(void *cl_context, void *cl_device, void *cl_queue,
+                                            sgrt_context **context);
+/* Adopts a CUDA context and a stream of it (NULL: the legacy default
+ * stream).  Neither is retained: the application keeps both alive until
+ * sgrt_context_free, which destroys neither.  INVALID_HANDLE when CUDA
+ * rejects the context, HANDLE_MISMATCH when the stream belongs to another
+ * context, NO_DEVICE without a CUDA driver. */
+sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
+                                          sgrt_context **context);
+/* Wraps an existing cl_mem buffer of the context (retained; released, not
+ * freed, by sgrt_buffer_free; size: CL_MEM_SIZE). */
+sgrt_status sgrt_buffer_create_from_opencl(sgrt_context *context, void *cl_mem,
+                                           sgrt_buffer **buffer);
+/* Wraps `size` bytes of existing device memory at a CUdeviceptr of the
+ * context's device; sgrt_buffer_free leaves the memory alone, and the
+ * application keeps it allocated until then. */
+sgrt_status sgrt_buffer_create_from_cuda(sgrt_context *context, void *cu_device_ptr, size_t size,
+                                         sgrt_buffer **buffer);
+
+/* The native handle of an sgrt object, for the API the caller names:
+ * HANDLE_MISMATCH when the object belongs to the other backend.  The
+ * handle stays owned by sgrt (no retain): valid while the object lives;
+ * retain it (OpenCL) to keep it longer.
+ *   device   cl_device_id           | CUdevice (ordinal, cast as above)
+ *   context  cl_context             | CUcontext
+ *   queue    cl_command_queue       | CUstream
+ *   buffer   cl_mem                 | CUdeviceptr (cast as above)
+ *   program  cl_program             | CUmodule (NOT_BUILT before the build)
+ *   kernel   cl_kernel              | CUfunction
+ *   event    cl_event               | CUevent recorded after the work */
+sgrt_status sgrt_device_get_native(const sgrt_device *device, sgrt_backend api, void **handle);
+sgrt_status sgrt_context_get_native(const sgrt_context *context, sgrt_backend api,
+                                    void **handle);
+sgrt_status sgrt_context_get_native_queue(const sgrt_context *context, sgrt_backend api,
+                                          void **handle);
+sgrt_status sgrt_buffer_get_native(const sgrt_buffer *buffer, sgrt_backend api, void **handle);
+sgrt_status sgrt_program_get_native(const sgrt_program *program, sgrt_backend api,
+                                    void **handle);
+sgrt_status sgrt_kernel_get_native(const sgrt_kernel *kernel, sgrt_backend api, void **handle);
+sgrt_status sgrt_event_get_native(const sgrt_event *event, sgrt_backend api, void **handle);
 
 #ifdef __cplusplus
 }

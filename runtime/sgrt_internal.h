@@ -36,6 +36,10 @@ struct sgrt_context {
     void *api_context;        /* cl_context / CUcontext */
     void *api_queue;          /* cl_command_queue / CUstream */
     void *api_epoch;          /* CUDA: event recorded at creation (profiling base) */
+    bool adopted;             /* made from the application's handles: CUDA
+                                 leaves its context alone (OpenCL releases
+                                 the references it took, as always) */
+    bool adopted_queue;       /* CUDA: the stream is the application's */
 };
 
 struct sgrt_buffer {
@@ -44,6 +48,8 @@ struct sgrt_buffer {
     size_t size;
     void *api_mem;            /* cl_mem */
     unsigned long long device_ptr; /* CUdeviceptr */
+    bool borrowed;            /* wraps the application's memory: CUDA does
+                                 not free it (OpenCL releases its reference) */
 };
 
 struct sgrt_event {
@@ -107,6 +113,15 @@ typedef struct SgrtBackend {
     void (*buffer_free)(sgrt_buffer *buf);
     sgrt_status (*buffer_write)(sgrt_buffer *buf, size_t offset, size_t size, const void *src);
     sgrt_status (*buffer_read)(sgrt_buffer *buf, size_t offset, size_t size, void *dst);
+    /* Interop (context.c has checked for NULL).  context_adopt checks and
+     * takes the application's handles into ctx and sets ctx->device
+     * (OpenCL: from api_device; CUDA: the context's device, api_device
+     * unused); buffer_adopt checks `handle` against buf->context and sets
+     * buf->size (OpenCL: CL_MEM_SIZE; CUDA: `size`, checked against the
+     * allocation). */
+    sgrt_status (*context_adopt)(sgrt_context *ctx, void *api_context, void *api_device,
+                                 void *api_queue);
+    sgrt_status (*buffer_adopt)(sgrt_buffer *buf, void *handle, size_t size);
     /* Source text of the module for this backend (NULL: not provided). */
     const char *(*module_source)(const sgrt_module_desc *module);
     /* Extra options the device needs (capability defines, language level);
@@ -139,8 +154,16 @@ static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
     return dev->info.backend == SGRT_BACKEND_CUDA ? &sgrt_cuda_backend : &sgrt_opencl_backend;
 }
 
+/* device.c: the listed device of `backend` whose device_handle is
+ * `handle` (cl_device_id; CUDA: the ordinal as a pointer), or NULL. */
+sgrt_device *sgrt_device_find(sgrt_backend backend, void *handle);
+
 /* device.c: fills wg_strategies and wg_strategy from the other capabilities. */
 void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
+
+/* context.c: HANDLE_MISMATCH for a native handle of `object` (an
+ * sgrt_<object>) asked for with the other backend's API. */
+sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked);
 
 /* context.c: whether `buffer` is a live buffer of `context`. */
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
