@@ -43,6 +43,7 @@ step runtime_pocl 120 env SGRT_DEVICE=opencl:portable "$bin/test_runtime"
 for dev in cuda opencl:nvidia; do
     tag=${dev//:/_}
     step "runtime_$tag" 120 env SGRT_DEVICE=$dev "$bin/test_runtime"
+    step "kernel_unsupported_$tag" 120 env SGRT_DEVICE=$dev CK_FORK=no "$bin/test_kernel_unsupported"
     step "vector_add_$tag" 60 env SGRT_DEVICE=$dev "$bin/vector_add" 16777216
     step "stencil2d_$tag" 60 env SGRT_DEVICE=$dev "$bin/stencil2d" 4096 4096
     step "matmul_$tag" 90 env SGRT_DEVICE=$dev "$bin/matmul" 2048 11

@@ -13,6 +13,7 @@ cp -L "$build/runtime/libsgrt.so.0" "$dest/lib/"
 cp -L /lib/x86_64-linux-gnu/libsubunit.so.0 "$dest/lib/" 2>/dev/null || true
 for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups samples/reduce \
            tests/clprobe tests/reduce/test_reduce tests/runtime/test_runtime \
+           tests/runtime/test_kernel_unsupported \
            bench/bench_build_cache bench/bench_tiles bench/bench_launch_overhead \
            bench/bench_cpu_suite tests/exec_barrier/exec_barrier; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"

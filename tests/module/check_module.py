@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -538,6 +539,15 @@ def check_unsupported():
               and "helper64(" not in cu, cu[-2000:])
         check("cuda_unsupported: OpenCL output keeps every kernel",
               all("void %s(" % k in ocl for k in ("plain", "sixteen", "wide")))
+        nvcc = shutil.which("nvcc")
+        if nvcc:
+            r = subprocess.run([nvcc, "-arch=sm_90", "-c", "-x", "cu", "-o",
+                                os.path.join(work, "cu.o"), os.path.join(work, "cuda_unsupported.cu")],
+                               capture_output=True, text=True)
+            check("cuda_unsupported: the CUDA output without them compiles with nvcc",
+                  r.returncode == 0, r.stderr)
+        else:
+            skip("cuda_unsupported: the CUDA output without them compiles with nvcc", "no nvcc")
         werror = subprocess.run([sgcc, "-t", "all", "-o", os.path.join(work, "w"),
                                  "-Werror=target-unsupported", "cuda_unsupported.sgc"],
                                 cwd=here, capture_output=True, text=True)
