@@ -1108,25 +1108,38 @@ static void print_assigned(EmitCtx *ctx, const Node *value, const Type *dest, Em
 }
 
 /* C: `++b` and `b++` on a bool store true, `--b` and `b--` negate it
- * (b - 1 is 0 or -1); C++17 has no ++ and never had -- on bool. */
-static const char cxx_bool_steps[] =
-    "\n/* ++ and -- on bool as C defines them (C++17 has neither). */\n"
-    "static __device__ __forceinline__ bool sgc_bool_pre_inc(bool *p) { return *p = true; }\n"
-    "static __device__ __forceinline__ bool sgc_bool_pre_dec(bool *p) { return *p = !*p; }\n"
-    "static __device__ __forceinline__ bool sgc_bool_post_inc(bool *p)\n"
-    "{\n    bool old = *p;\n    *p = true;\n    return old;\n}\n"
-    "static __device__ __forceinline__ bool sgc_bool_post_dec(bool *p)\n"
-    "{\n    bool old = *p;\n    *p = !old;\n    return old;\n}\n";
+ * (b - 1 is 0 or -1); C++17 has no ++ and never had -- on bool.  One
+ * prelude helper per form used: X(name, new value, result). */
+#define CXX_BOOL_STEPS(X)                                 \
+    X(OP_PRE_INC, "pre_inc", "true", "*p")                \
+    X(OP_PRE_DEC, "pre_dec", "!old", "*p")                \
+    X(OP_INC, "post_inc", "true", "old")                  \
+    X(OP_DEC, "post_dec", "!old", "old")
 
 static bool print_cxx_bool_step(EmitCtx *ctx, const Node *n)
 {
     if (!ctx->hooks->is_cxx || kind_of(emit_canonical(n->lhs ? n->lhs->ty : NULL)) != TY_BOOL)
         return false;
-    const char *name = n->op == OP_INC ? "post_inc" : n->op == OP_DEC ? "post_dec"
-                     : n->op == OP_PRE_INC ? "pre_inc" : n->op == OP_PRE_DEC ? "pre_dec" : NULL;
-    if (!name)
-        return false;
-    emit_prelude_piece(ctx, "cxx_bool_steps", cxx_bool_steps);
+    const char *name = NULL, *value = NULL, *result = NULL;
+    switch (n->op) {
+#define X(op, stem, v, r) case op: name = stem; value = v; result = r; break;
+    CXX_BOOL_STEPS(X)
+#undef X
+    default: return false;
+    }
+    char key[32], text[320];
+    snprintf(key, sizeof key, "bool_%s", name);
+    snprintf(text, sizeof text,
+             "\n/* %s on a bool as C defines it (C++17 has no ++ or -- on bool). */\n"
+             "static __device__ __forceinline__ bool sgc_bool_%s(bool *p)\n"
+             "{\n    bool old = *p;\n    *p = %s;\n    return %s;\n}\n",
+             op_spellings[n->op], name, value, result);
+    if (!strstr(value, "old") && !strstr(result, "old"))
+        snprintf(text, sizeof text,
+                 "\n/* %s on a bool as C defines it (C++17 has no ++ or -- on bool). */\n"
+                 "static __device__ __forceinline__ bool sgc_bool_%s(bool *p)\n"
+                 "{\n    return *p = %s;\n}\n", op_spellings[n->op], name, value);
+    emit_prelude_piece(ctx, key, text);
     emit_out(ctx, "sgc_bool_%s(&", name);
     print_converted(ctx, n->lhs, PREC_UNARY, false);
     out_str(ctx, ")");

@@ -142,6 +142,28 @@ static void ref_reqd_wg_spec_sub_group(const Case *c, const void *in_, void *out
     }
 }
 
+/* c_semantics.sgc: the shared C17 body (compiled here by the host C
+ * compiler, which is the reference), then the three work-group results. */
+#include "cases/c_semantics_body.h"
+
+static void ref_c_semantics(const Case *c, const void *in_, void *out_)
+{
+    const int32_t *in = in_;
+    int32_t *out = out_;
+    for (size_t gid = 0; gid < c->global_size; gid++) {
+        size_t first = gid / c->local_size * c->local_size;
+        int res[C_SEMANTICS_COUNT], positive = 0;
+        c_semantics(res, in[gid]);
+        for (size_t j = first; j < first + c->local_size; j++)
+            positive += in[j] > 0;
+        res[C_SEMANTICS_COUNT - 3] = (int)sizeof('a');
+        res[C_SEMANTICS_COUNT - 2] = in[first] < 0;
+        res[C_SEMANTICS_COUNT - 1] = positive;
+        for (int k = 0; k < C_SEMANTICS_COUNT; k++)
+            out[gid * C_SEMANTICS_COUNT + k] = res[k];
+    }
+}
+
 const Case conform_cases[] = {
     {"joint_local_reduce", E_INT, E_INT, 256, 16, 64, 16, NULL, 0, ref_joint_local_reduce},
     {"joint_local_scan", E_INT, E_INT, 192, 384, 64, 16, NULL, 0, ref_joint_local_scan},
@@ -150,5 +172,6 @@ const Case conform_cases[] = {
     {"reqd_wg_spec", E_INT, E_INT, 64, 8, 64, 16, "-DSGC_SPEC_0=16", 16, ref_reqd_wg_spec},
     {"reqd_wg_spec_sub_group", E_INT, E_INT, 64, 256, 64, 32, "-DSGC_SPEC_3=32", 32,
      ref_reqd_wg_spec_sub_group},
+    {"c_semantics", E_INT, E_INT, 16, 16 * C_SEMANTICS_COUNT, 16, 8, NULL, 0, ref_c_semantics},
 };
 const size_t conform_case_count = sizeof conform_cases / sizeof conform_cases[0];
