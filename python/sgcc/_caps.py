@@ -105,6 +105,8 @@ def check_buildable(module, caps: DeviceCaps) -> None:
         raise UnsupportedError(f"module '{module.name}' uses double, but device "
                                f"'{caps.name}' has no fp64 (cl_khr_fp64)")
     for k in module.kernels:
+        if not k.supported(caps.backend):
+            continue   # not in this source; kernel_refusal() refuses it by name
         if k.requires.sub_groups and not caps.sub_groups:
             raise UnsupportedError(f"kernel '{k.name}' needs sub-groups (cl_khr_subgroups or "
                                    f"cl_intel_subgroups), not supported on device "
@@ -122,9 +124,6 @@ def check_buildable(module, caps: DeviceCaps) -> None:
         if want and caps.sub_group_sizes and want not in caps.sub_group_sizes:
             raise UnsupportedError(f"kernel '{k.name}' requires sub-group size {want}, not "
                                    f"supported on device '{caps.name}'")
-        if not k.supported(caps.backend):
-            raise UnsupportedError(f"kernel '{k.name}' cannot run on {caps.backend}: "
-                                   f"{k.unsupported_reason(caps.backend)}")
 
 
 def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
@@ -164,3 +163,13 @@ def opencl_device_options(caps: DeviceCaps):
     if caps.kind == "cpu":
         opts.append("-DSGC_DEVICE_CPU=1")
     return opts
+
+
+def kernel_refusal(module, kernel, backend):
+    """UnsupportedError for a kernel sgcc left out of `backend`'s source, as
+    sgrt_kernel_get words it; None when the kernel is there."""
+    if kernel.supported(backend):
+        return None
+    return UnsupportedError(f"kernel '{kernel.name}' of module '{module.name}' cannot run on "
+                            f"{backend}: {kernel.unsupported_reason(backend)} (sgcc left it "
+                            f"out of the {backend} source)")

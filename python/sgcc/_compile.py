@@ -208,6 +208,7 @@ def _module_from(entry):
     diags = entry.get("diagnostics") or []
     for d in diags:
         if d.get("severity") == "warning":
-            warnings.warn(f"{d['file']}:{d['line']}:{d['column']}: warning: {d['message']}",
-                          CompileWarning, stacklevel=3)
+            option = f" [{d['option']}]" if d.get("option") else ""
+            warnings.warn(f"{d['file']}:{d['line']}:{d['column']}: warning: {d['message']}"
+                          f"{option}", CompileWarning, stacklevel=3)
     return Module(entry["description"], entry.get("opencl"), entry.get("cuda"), diags)

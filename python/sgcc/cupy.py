@@ -81,6 +81,9 @@ class Kernel:
         if module is None:
             raise TypeError("sgcc.cupy.Kernel: the module was not built by sgcc.cupy.build")
         self.desc = module.kernel(name)
+        refusal = _caps.kernel_refusal(module, self.desc, "cuda")
+        if refusal:
+            raise refusal
         self.name = name
         self.function = raw_module.get_function(name)
         self.raw_module = raw_module

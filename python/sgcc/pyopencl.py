@@ -207,6 +207,9 @@ class Kernel:
             raise TypeError("sgcc.pyopencl.Kernel: the program was not built by "
                             "sgcc.pyopencl.build")
         self.desc = module.kernel(name)
+        refusal = _caps.kernel_refusal(module, self.desc, "opencl")
+        if refusal:
+            raise refusal
         self.name = name
         self.program = program
         self.cl_kernel = cl.Kernel(program, name)
@@ -222,6 +225,8 @@ class Kernel:
                 f"({', '.join(p.name for p in params)}), {len(args)} given")
         values = [check(a) for check, a in zip(self._checks, args)]
         local_size = self._local_size(global_size, local_size)
+        if wait_for is None and global_offset is None:   # PyOpenCL's quickest path
+            return self.cl_kernel(queue, global_size, local_size, *values)
         return self.cl_kernel(queue, global_size, local_size, *values, wait_for=wait_for,
                               global_offset=global_offset)
 
@@ -294,7 +299,8 @@ class _Kernels:
     def __init__(self, program):
         self._program = program
         for k in program.sgcc_module.kernels:
-            setattr(self, k.name, Kernel(program, k.name))
+            if k.supported("opencl"):
+                setattr(self, k.name, Kernel(program, k.name))
 
 
 def kernels(program):

@@ -199,3 +199,15 @@ def test_python_m_sgcc_runs_the_command():
 def test_test_kernels_translate():
     for f in sorted(KERNELS.glob("*.sgc")):
         assert sgcc.compile(path=f).kernels
+
+
+def test_warnings_are_python_warnings_also_when_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    src = ("[[reqd_sub_group_size(16)]]\n"
+           "kernel void k16(global int *o) { o[0] = 1; }\n")
+    for _ in range(2):   # the second comes from the cache
+        with pytest.warns(sgcc.CompileWarning, match=r"module.sgc:2:13: warning: kernel "
+                          r"'k16' is left out of the CUDA C output.*\[-Wtarget-unsupported\]"):
+            m = sgcc.compile(source=src)
+        assert m.diagnostics[0]["severity"] == "warning"
+        assert not m.kernels[0].supported("cuda") and m.kernels[0].supported("opencl")

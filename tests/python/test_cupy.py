@@ -66,8 +66,17 @@ def test_spec_constants_exact():
         sgcu.build(m)
 
 
-def test_refusal_of_sub_group_size_16():
-    m = sgcc.compile(source="[[reqd_sub_group_size(16)]]\n"
-                            "kernel void k(global int *o) { o[0] = 1; }\n")
-    with pytest.raises(sgcc.UnsupportedError, match="sub-group size 16"):
-        sgcu.build(m)
+def test_kernel_left_out_of_cuda():
+    """sgcc leaves a kernel CUDA cannot run out of the CUDA source; the
+    module still builds, and asking for that kernel is refused as sgrt does."""
+    with pytest.warns(sgcc.CompileWarning, match="left out of the CUDA C output"):
+        m = sgcc.compile(source="[[reqd_sub_group_size(16)]]\n"
+                                "kernel void k16(global int *o) { o[0] = 1; }\n"
+                                "kernel void k(global int *o) { o[0] = 2; }\n")
+    raw = sgcu.build(m)
+    with pytest.raises(sgcc.UnsupportedError, match=r"kernel 'k16' of module 'module' cannot "
+                       r"run on cuda: requires sub-group size 16"):
+        sgcu.Kernel(raw, "k16")
+    out = cp.zeros(1, cp.int32)
+    sgcu.Kernel(raw, "k")((1,), (1,), (out,))
+    assert int(out[0]) == 2

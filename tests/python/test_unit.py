@@ -159,5 +159,11 @@ def test_refusals_match_sgrt(module):
         _caps.check_buildable(module, khr)
     with pytest.raises(sgcc.UnsupportedError, match="work-group strategy 'builtin' needs"):
         _caps.wg_strategy_option(caps(), "builtin")
-    with pytest.raises(sgcc.UnsupportedError, match="cannot run on cuda"):
-        _caps.check_buildable(module, _caps.cuda_caps("H100", 9, 0))
+    # A kernel sgcc left out of the CUDA source does not stop the build of
+    # the others; asking for it is refused as sgrt_kernel_get does.
+    _caps.check_buildable(module, _caps.cuda_caps("H100", 9, 0))
+    err = _caps.kernel_refusal(module, module.kernel("partial_sums"), "cuda")
+    assert str(err) == ("kernel 'partial_sums' of module 'fixture' cannot run on cuda: "
+                        "requires sub-group size 16, but CUDA warps have 32 threads (sgcc "
+                        "left it out of the cuda source)")
+    assert _caps.kernel_refusal(module, module.kernel("partial_sums"), "opencl") is None
