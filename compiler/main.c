@@ -55,8 +55,7 @@ typedef enum ExitStatus {
 #define OPTIONS(X)                                                                      \
     X(TARGET, "-t", "--target", " ", "opencl|cuda|all", "languages to emit (default: all)") \
     X(OUTPUT, "-o", NULL, " ", "PATH",                                                  \
-      "output file (one target) or base name (all: PATH.cl, PATH.cu); - is stdout; "    \
-      "DIR/ puts each input's outputs in DIR")                                          \
+      "output file (one target), base name (PATH.cl, PATH.cu), DIR/, or - (stdout)")    \
     X(HEADER, NULL, "--header", " ", "PATH", "also write the host header for sgrt")     \
     X(EMIT_JSON, NULL, "--emit-json", " ", "PATH",                                      \
       "also write the module description (JSON, docs/module.schema.json)")              \
@@ -148,8 +147,16 @@ static void print_help(FILE *out)
     fputs("\nOutputs go next to the input (dir/x.sgc -> dir/x.cl, dir/x.cu) unless -o is given;\n"
           "an input that is not a regular file (- is standard input) needs -o.\n"
           "warnings (-Wname):", out);
-    for (int w = 1; w < WARN_COUNT; w++)
-        fprintf(out, "%s %s", w % 4 == 0 ? "\n " : "", diag_warnings[w].name);
+    int column = 18;
+    for (int w = 1; w < WARN_COUNT; w++) {
+        int len = (int)strlen(diag_warnings[w].name) + 1;
+        if (column + len > 80) {
+            fputs("\n ", out);
+            column = 1;
+        }
+        fprintf(out, " %s", diag_warnings[w].name);
+        column += len;
+    }
     fputs("\nexit status: 0 ok, 1 errors in the input, 2 bad usage, 3 I/O or internal error\n",
           out);
 }
@@ -352,7 +359,7 @@ static int parse_one_option(DriverOptions *opt, int argc, char **argv, int *i)
         return unknown_option(word);
     const OptionSpec *spec = &option_specs[id];
     if (id == OPT_WARNING) {
-        if (!*value)
+        if (!value || !*value)
             return usage_error("'-W' needs a warning name (-Wname)");
         return apply_warning(opt, word);
     }
@@ -487,6 +494,25 @@ static void job_free(Job *job)
     free(job->preprocessed);
 }
 
+/* True for an input in /dev, /proc or /sys: /dev/stdin redirected from a
+ * file is a regular file through its links, but nothing may be written
+ * beside it. */
+static bool in_system_directory(const char *input)
+{
+    const char *slash = strrchr(input, '/');
+    char *dir = slash ? strndup(input, (size_t)(slash - input) + 1) : strdup(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    bool system = false;
+    static const char *const roots[] = {"/dev", "/proc", "/sys"};
+    for (int i = 0; real && i < 3; i++) {
+        size_t n = strlen(roots[i]);
+        system |= strncmp(real, roots[i], n) == 0 && (real[n] == '/' || real[n] == '\0');
+    }
+    free(real);
+    free(dir);
+    return system;
+}
+
 /* The path outputs are named after: -o minus a .cl/.cu suffix, DIR/stem
  * for -o DIR/, or the input minus its extension (so outputs land next to
  * the input) — only for a regular file.  NULL with *why set otherwise. */
@@ -510,7 +536,8 @@ static char *output_base(const DriverOptions *opt, const char *input, const char
         *why = "reading standard input: name the outputs with -o (-o - for one target)";
         return NULL;
     }
-    if (stat(input, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    if ((stat(input, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        || in_system_directory(input)) {
         *why = "is not a regular file: name the outputs with -o";
         return NULL;
     }
@@ -559,9 +586,10 @@ static int plan_job(const DriverOptions *opt, Job *job)
     if (opt->syntax_only)
         return -1;
     bool named_by_deps = opt->deps_target_count > 0;
+    bool deps_file = opt->deps_md || opt->deps_file || (named_by_deps && !opt->deps_only);
     bool needs_base = (writes_code(opt) && !(to_stdout || (opt->output && selected == 1)))
                       || (opt->deps_only && !named_by_deps && !to_stdout)
-                      || (opt->deps_md && !opt->deps_file);
+                      || (deps_file && !opt->deps_file);
     if (needs_base && !job->base)
         return base_needed(job, why);
     for (int t = 0; t < TARGET_COUNT; t++) {
@@ -576,10 +604,10 @@ static int plan_job(const DriverOptions *opt, Job *job)
     job->json = side_output(opt, opt->emit_json, job->input, ".json");
     if (opt->deps_file)
         job->deps = strdup(opt->deps_file);
-    else if (opt->deps_md)
-        job->deps = concat(job->base, ".d");
     else if (opt->deps_only)
         job->deps = strdup("-");
+    else if (deps_file) /* -MD, -MMD, or -MT/-MQ alone */
+        job->deps = concat(job->base, ".d");
     const char *outputs[] = {job->path[0], job->path[1], job->header, job->json, job->deps};
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
         if (outputs[i] && !is_stdin(job->input) && same_file(outputs[i], job->input))
@@ -604,6 +632,12 @@ static int check_outputs(const DriverOptions *opt)
     if (several && opt->deps_file && !opt->syntax_only && !opt->preprocess)
         return usage_error("-MF names one depfile: with %d inputs use -MD alone",
                            opt->input_count);
+    const char *stdout_users[] = {opt->output, opt->header, opt->emit_json, opt->deps_file};
+    int to_stdout = 0;
+    for (int i = 0; i < 4; i++)
+        to_stdout += stdout_users[i] && strcmp(stdout_users[i], "-") == 0;
+    if (to_stdout > 1 && writes_code(opt))
+        return usage_error("only one output can go to standard output ('-')");
     const char *side[] = {opt->header, opt->emit_json};
     for (int i = 0; i < 2; i++)
         if (several && side[i] && !names_directory(side[i]) && writes_code(opt))

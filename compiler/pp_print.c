@@ -60,12 +60,23 @@ static int marker_flag(const Printer *p, uint32_t to)
     return 0;
 }
 
-/* Moves the output to source line `line` of `file`. */
+/* Moves the output to source line `line` of `file`.  As GCC: entering an
+ * #include marks its line 1, returning marks the line after the #include,
+ * and blank lines (or a plain marker) take it on from there. */
 static void move_to(Printer *p, uint32_t file, unsigned line)
 {
     if (file != p->file) {
-        print_marker(p, line, file, p->file ? marker_flag(p, file) : 0);
-        return;
+        int flag = p->file ? marker_flag(p, file) : 0;
+        unsigned start = line;
+        if (flag == 1) {
+            start = 1;
+        } else if (flag == 2) {
+            unsigned col;
+            srcmgr_line_col(p->sources, srcmgr_file(p->sources, p->file)->included_from, &start,
+                            &col);
+            start = start + 1 <= line ? start + 1 : line;
+        }
+        print_marker(p, start, file, flag);
     }
     if (line <= p->line)
         return;

@@ -46,21 +46,32 @@ run 0 --version
 check "--version prints 'sgcc 0.1.0'" test "$(cat "$tmp/out")" = "sgcc 0.1.0"
 run 0 --help
 cp "$tmp/out" "$tmp/help"
-for opt in -t --target -o --header -I -D -U -M -MD -MF -MT --verify --stats -Werror -w --color \
-           --diagnostics-format --version --help; do
-    check "--help lists $opt" grep -q -- "^  \(-t, \)\?${opt}[ =,]" "$tmp/help"
+for opt in -t --target -o --header --emit-json -I -D -U -std= -E -fsyntax-only -M -MM -MD -MMD \
+           -MF -MT -MQ -MP --verify --stats -Werror -W -w --color -fdiagnostics-color= \
+           --diagnostics-format -v --verbose --version -h --help; do
+    check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-z|]" "$tmp/help"
 done
+run 0 -h
+check "-h is --help" cmp -s "$tmp/out" "$tmp/help"
+# Every warning --help names has its row in docs/CLI.md (the table is
+# DIAG_WARNINGS of compiler/diag.h).
+sed -n '/^warnings (-Wname):/,/^exit status/p' "$tmp/help" | sed '1s/^warnings (-Wname)://; $d' |
+    tr ' ' '\n' | grep . >"$tmp/warnings"
+check "--help names the warnings" test "$(wc -l <"$tmp/warnings")" -ge 12
+while read -r w; do
+    check "docs/CLI.md lists -W$w" grep -q "^| \`$w\` |" "$root/docs/CLI.md"
+done <"$tmp/warnings"
 # The man page (built from docs/sgcc.1.scd by scdoc) must list exactly the
 # options --help lists: in its OPTIONS section each option is the line before
 # an indented block (".RS 4").
-grep -o -- '^  -[^ ,=]*\(, --[^ =]*\)\?' "$tmp/help" | tr ',' '\n' | tr -d ' ' | grep . | sort -u \
+grep -o -- '^  -[-A-Za-z]*\(, --[-a-z]*\)\?' "$tmp/help" | tr ',' '\n' | tr -d ' ' | grep . | sort -u \
     >"$tmp/help_opts"
 if [ -n "$man" ] && [ -f "$man" ]; then
     awk '/^\.SH /{sec=$0} sec==".SH OPTIONS" {if ($0==".RS 4") print prev; prev=$0}' "$man" |
         sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\&//g' |
         grep -o -- '^-[-A-Za-z]*\(, --[-a-z]*\)\?' | tr ',' '\n' | tr -d ' ' | grep . | sort -u \
         >"$tmp/man_opts"
-    check "--help lists options" test "$(wc -l <"$tmp/help_opts")" -ge 18
+    check "--help lists options" test "$(wc -l <"$tmp/help_opts")" -ge 32
     while read -r opt; do
         check "man page documents $opt" grep -qx -- "$opt" "$tmp/man_opts"
     done <"$tmp/help_opts"
@@ -89,7 +100,6 @@ usage --target=metal "$cli/ok.sgc"
 usage --color=sometimes "$cli/ok.sgc"
 usage --diagnostics-format=xml "$cli/ok.sgc"
 usage --verify=yes "$cli/ok.sgc"
-usage "$cli/ok.sgc" "$cli/bad.sgc"
 usage
 usage -o - "$cli/ok.sgc"
 usage -t opencl -o "$cli/ok.sgc" "$cli/ok.sgc"
@@ -157,7 +167,7 @@ cp "$cli/ok.sgc" .
 cp "$cli/cli_inc.h" "inc dir/"
 run 0 -M -I "inc dir" ok.sgc
 check "-M writes no output" test ! -e ok.cl -a ! -e ok.cu -a ! -e ok.d
-check "-M rule names the first output" grep -q "^ok.cl: ok.sgc" "$tmp/out"
+check "-M rule names every output" grep -q "^ok.cl ok.cu: ok.sgc" "$tmp/out"
 check "-M lists the #include'd header, space escaped" grep -q 'inc\\ dir/cli_inc.h' "$tmp/out"
 run 0 -M -MT custom -I "inc dir" ok.sgc
 check "-MT sets the target" grep -q "^custom: ok.sgc" "$tmp/out"
@@ -166,7 +176,7 @@ check "-M -MF writes the file, not stdout" test -s deps.txt -a ! -s "$tmp/out"
 mkdir -p out
 run 0 -MD -I "inc dir" -o out/k ok.sgc
 check "-MD writes outputs and base.d" test -s out/k.cl -a -s out/k.cu -a -s out/k.d
-check "-MD target is the first output" grep -q "^out/k.cl: ok.sgc" out/k.d
+check "-MD targets are the outputs" grep -q "^out/k.cl out/k.cu: ok.sgc" out/k.d
 check "-MD lists the header" grep -q 'inc\\ dir/cli_inc.h' out/k.d
 run 0 -MD -MF out/named.d -MT out/k.cu -I "inc dir" -o out/k ok.sgc
 check "-MF names the depfile" grep -q "^out/k.cu: ok.sgc" out/named.d
@@ -285,6 +295,226 @@ chmod 640 x.cl
 umask 022
 run 0 -o x "$cli/ok.sgc"
 check "new outputs get 0666 & ~umask" test "$(stat -c %a x.cl)" = 644
+
+# ---- gcc-style command line (SPEC §6) --------------------------------------
+# Standard input: '-' reads it, its diagnostics name it <stdin>, and its
+# outputs need -o (nothing goes next to a non-regular input).
+fresh
+cp "$cli/ok.sgc" "$cli/cli_inc.h" "$cli/bad.sgc" "$cli/warn.sgc" .
+"$sgcc" -t opencl -o - ok.sgc >from_file.cl 2>/dev/null
+run 0 -t opencl -o - - <ok.sgc
+sed 's/<stdin>/ok.sgc/g' "$tmp/out" >from_stdin.cl
+check "'-' reads standard input (same code as from the file)" cmp -s from_file.cl from_stdin.cl
+check "standard input is <stdin> in #line" grep -q '#line [0-9]* "<stdin>"' "$tmp/out"
+run 1 --color=never -o x - <bad.sgc
+check "stdin diagnostics name <stdin>" grep -q "^<stdin>:4:12: error: " "$tmp/err"
+check "an error from stdin writes nothing" test ! -e x.cl -a ! -e x.cu
+run 0 -o viastdin - <ok.sgc
+check "stdin with -o BASE writes BASE.cl and BASE.cu" test -s viastdin.cl -a -s viastdin.cu
+run 2 - <ok.sgc
+check "stdin without -o: a usage error that asks for -o" grep -q "standard input.*-o" "$tmp/err"
+run 2 -I . /dev/stdin <ok.sgc
+check "/dev/stdin from a file, without -o: 'not a regular file'" grep -q "'/dev/stdin' is not a regular file" "$tmp/err"
+cat ok.sgc | "$sgcc" -I . /dev/stdin >"$tmp/out" 2>"$tmp/err"
+check "/dev/stdin from a pipe, without -o: exit 2" test $? -eq 2
+check "/dev/stdin from a pipe: 'not a regular file'" grep -q "'/dev/stdin' is not a regular file" "$tmp/err"
+check "nothing written next to /dev/stdin" test ! -e /dev/stdin.cl -a ! -e /dev/stdin.cu
+run 0 -I . -t cuda -o piped.cu /dev/stdin <ok.sgc
+check "/dev/stdin with -o works" test -s piped.cu
+run 2 -o y - - <ok.sgc
+run 0 -fsyntax-only - <ok.sgc
+run 0 --header stdin.h -o s - <ok.sgc
+check "stdin: the header's module is named after -o" grep -q "SGRT_MODULE_s\b\|sgrt_module_s\b\|s_module\b" stdin.h
+check "no stray outputs in the directory" \
+    test "$(ls -A | sort | tr '\n' ' ')" = "bad.sgc cli_inc.h from_file.cl from_stdin.cl ok.sgc piped.cu s.cl s.cu stdin.h viastdin.cl viastdin.cu warn.sgc "
+
+# Several inputs: each gets its own outputs; -o DIR/ collects them; an error
+# in one input leaves its outputs unwritten and the others are written.
+fresh
+mkdir a b
+cp "$cli/ok.sgc" "$cli/cli_inc.h" a/
+cp "$cli/defs.sgc" b/
+sed 's/scale/twice/' a/ok.sgc >a/two.sgc
+run 0 a/ok.sgc a/two.sgc
+check "two inputs: outputs next to each" test -s a/ok.cl -a -s a/ok.cu -a -s a/two.cl -a -s a/two.cu
+check "each input its own code" bash -c '! cmp -s a/ok.cl a/two.cl && grep -q twice a/two.cl'
+mkdir out hdr
+run 0 -o out/ a/ok.sgc a/two.sgc
+check "-o DIR/ puts every output in DIR" test -s out/ok.cl -a -s out/two.cu
+check "-o DIR/ output equals the output next to the input" cmp -s out/ok.cl a/ok.cl
+mkdir existing
+run 0 -t cuda -o existing a/ok.sgc a/two.sgc
+check "-o an existing directory works like DIR/" test -s existing/ok.cu -a -s existing/two.cu -a ! -e existing/ok.cl
+run 0 -t opencl -o existing a/ok.sgc
+check "one input, -o DIR: DIR/stem.cl" test -s existing/ok.cl
+run 2 -o file.cl a/ok.sgc a/two.sgc
+check "-o FILE with two inputs is a usage error" grep -q "name a directory" "$tmp/err"
+run 2 -MF d.d -MD a/ok.sgc a/two.sgc
+run 2 --header one.h a/ok.sgc a/two.sgc
+run 0 --header hdr/ a/ok.sgc a/two.sgc
+check "--header DIR/ with two inputs: one header each" test -s hdr/ok.h -a -s hdr/two.h
+rm -f a/*.cl a/*.cu
+run 1 --color=never b/defs.sgc a/ok.sgc
+check "an error in one input: it is reported" grep -q "^b/defs.sgc:" "$tmp/err"
+check "an error in one input: its outputs are not written" test ! -e b/defs.cl -a ! -e b/defs.cu
+check "an error in one input: the others are written" test -s a/ok.cl -a -s a/ok.cu
+rm -f a/*.cl a/*.cu
+run 3 missing.sgc a/ok.sgc
+check "an unreadable input: exit 3, the others still written" test -s a/ok.cl
+run 1 --diagnostics-format=json b/defs.sgc b/defs.sgc
+check "JSON: one array for all inputs" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len({e["file"] for e in d}) == 1 and len(d) >= 2, d' "$tmp/err"
+
+# -fsyntax-only and -E
+fresh
+cp "$cli/ok.sgc" "$cli/cli_inc.h" "$cli/bad.sgc" "$cli/warn.sgc" .
+run 0 -fsyntax-only ok.sgc
+check "-fsyntax-only writes nothing" test ! -e ok.cl -a ! -e ok.cu
+run 1 -fsyntax-only --color=never bad.sgc
+check "-fsyntax-only reports errors" grep -q "bad.sgc:4:12: error" "$tmp/err"
+run 0 -fsyntax-only --color=never warn.sgc
+check "-fsyntax-only reports warnings" grep -q "warning: " "$tmp/err"
+printf '[[reqd_sub_group_size(16)]] kernel void k(global int *p) { p[0] = 1; }\n' >target.sgc
+run 1 -fsyntax-only -t cuda target.sgc
+check "-fsyntax-only runs the emitters' checks (CUDA refuses sub-group size 16)" grep -q "error: " "$tmp/err"
+check "-fsyntax-only: still nothing written" test ! -e ok.cl -a ! -e target.cu
+mkdir inc
+printf '#define CLI_SCALE 2.0f\ntypedef int from_header;\n' >inc/cli_inc.h
+printf '#include <cli_inc.h>\n#define TWICE(x) ((x) * 2)\nkernel void k(global int *p)\n{\n    p[0] = TWICE(N);\n}\n' >pp.sgc
+run 0 -E -I inc -DN=21 pp.sgc
+cp "$tmp/out" pp.expected
+check "-E: a linemarker for the main file first" test "$(head -1 pp.expected)" = '# 1 "pp.sgc"'
+check "-E: entering an include: flag 1" grep -qx '# 1 "inc/cli_inc.h" 1' pp.expected
+check "-E: back in the main file: flag 2" grep -qx '# 2 "pp.sgc" 2' pp.expected
+check "-E: macros expanded" grep -qx '    p\[0\] = ((21) \* 2);' pp.expected
+check "-E: directives gone" bash -c '! grep -q "define" "$1"' _ pp.expected
+check "-E: no translation" bash -c '! grep -q "__kernel\|__global__" "$1"' _ pp.expected
+check "-E: writes no output file" test ! -e pp.cl -a ! -e pp.cu
+if command -v cpp >/dev/null; then
+    cpp -P -I inc -DN=21 pp.sgc 2>/dev/null | tr -d ' \n' >"$tmp/cpp"
+    grep -v '^#' pp.expected | tr -d ' \n' >"$tmp/ours"
+    check "-E: the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
+fi
+run 0 -E -I inc -DN=21 -o pp.i pp.sgc
+check "-E -o FILE writes the file, nothing on stdout" bash -c 'cmp -s pp.i pp.expected && test ! -s "$1"' _ "$tmp/out"
+printf '#include "nowhere.h"\n' >bad_include.sgc
+run 1 -E -o never.i bad_include.sgc
+check "-E with an error: no file" test ! -e never.i
+run 2 -E -o one.i ok.sgc warn.sgc
+
+# Depfiles the gcc way: -MMD, -MM, -MP, -MQ, several -MT
+fresh
+mkdir "inc dir"
+cp "$cli/ok.sgc" .
+cp "$cli/cli_inc.h" "inc dir/"
+run 0 -MD -I "inc dir" -o md ok.sgc
+run 0 -MMD -I "inc dir" -o mmd ok.sgc
+check "-MMD: the rule of -MD (no system headers in sgcc)" \
+    bash -c 'diff <(sed s/mmd/X/g mmd.d) <(sed s/md/X/g md.d)'
+run 0 -MM -I "inc dir" ok.sgc
+check "-MM prints like -M" grep -q "^ok.cl ok.cu: ok.sgc" "$tmp/out"
+run 0 -MD -MP -I "inc dir" -o mp ok.sgc
+check "-MP: a phony target for the header" grep -qx 'inc\\ dir/cli_inc.h:' mp.d
+check "-MP: none for the main file" bash -c '! grep -qx "ok.sgc:" mp.d'
+run 0 -M -MQ '$(OBJ)/k x.cl' -I "inc dir" ok.sgc
+check "-MQ quotes for make" grep -q '^\$\$(OBJ)/k\\ x.cl: ok.sgc' "$tmp/out"
+run 0 -M -MT '$(OBJ)/k.cl' -MT second -I "inc dir" ok.sgc
+check "-MT is written as given; several accumulate" grep -q '^\$(OBJ)/k.cl second: ok.sgc' "$tmp/out"
+run 0 -MT only.cl -I "inc dir" -o alone ok.sgc
+check "-MT alone implies -MD" grep -q "^only.cl: ok.sgc" alone.d
+run 0 --header k.h --emit-json k.json -MD -I "inc dir" -o all ok.sgc
+check "the rule names code, header and JSON" grep -q "^all.cl all.cu k.h k.json: ok.sgc" all.d
+run 0 -M -MT t -I "inc dir" - <ok.sgc
+check "standard input is no dependency" grep -qx "t: inc\\\\ dir/cli_inc.h" "$tmp/out"
+if command -v ninja >/dev/null; then
+    printf 'rule sgcc\n  command = "%s" -MD -MF gen.d -I "inc dir" --header gen.h -o gen $in\n  depfile = gen.d\n  deps = gcc\nbuild gen.cl gen.cu gen.h: sgcc ok.sgc\n' "$sgcc" >build.ninja
+    check "ninja accepts a depfile naming all three outputs" bash -c 'ninja >"$1" 2>&1' _ "$tmp/err"
+    ninja -t deps >"$tmp/out" 2>&1
+    check "ninja recorded the header for the edge" grep -q "inc dir/cli_inc.h" "$tmp/out"
+    check "ninja: nothing to do after the build" bash -c "ninja -n | grep -q 'no work to do'"
+    touch "inc dir/cli_inc.h"
+    check "ninja: touching the header rebuilds" bash -c "ninja -n | grep -q 'sgcc'"
+fi
+
+# -v, -std=, -fdiagnostics-color=, suggestions
+fresh
+run 0 -v
+check "-v alone prints the version" grep -qx "sgcc version 0.1.0" "$tmp/err"
+run 0 -v -I "$cli/inc" -o x "$cli/incl.sgc"
+check "-v: version" grep -qx "sgcc version 0.1.0" "$tmp/err"
+check "-v: the search list" grep -qx " $cli/inc" "$tmp/err"
+check "-v: each file written" grep -qx "sgcc: wrote 'x.cl'" "$tmp/err"
+run 0 --verbose -t cuda -o y "$cli/ok.sgc"
+check "--verbose is -v" grep -qx "sgcc: wrote 'y'" "$tmp/err"
+run 0 -std=sgc -o x "$cli/ok.sgc"
+run 0 -std=c17 -o x "$cli/ok.sgc"
+usage -std=c99 "$cli/ok.sgc"
+check "-std: the accepted values" grep -q "sgc|c17|c18" "$tmp/err"
+usage -std "$cli/ok.sgc"
+run 1 -fdiagnostics-color=always -o x "$cli/bad.sgc"
+check "-fdiagnostics-color=always colours" grep -q "$esc" "$tmp/err"
+run 1 -fdiagnostics-color=never -o x "$cli/bad.sgc"
+check "-fdiagnostics-color=never does not" bash -c "! grep -q '$esc' '$tmp/err'"
+run 1 -fdiagnostics-color -o x "$cli/bad.sgc"
+check "-fdiagnostics-color alone colours" grep -q "$esc" "$tmp/err"
+usage -fdiagnostics-color=sometimes "$cli/ok.sgc"
+usage --targt cuda "$cli/ok.sgc"
+check "misspelt option: did you mean" grep -q "unknown option '--targt'; did you mean '--target'?" "$tmp/err"
+usage --emit-jsn x "$cli/ok.sgc"
+check "misspelt --emit-json: did you mean" grep -q "did you mean '--emit-json'?" "$tmp/err"
+usage -fsyntax-onyl "$cli/ok.sgc"
+check "misspelt -fsyntax-only: did you mean" grep -q "did you mean '-fsyntax-only'?" "$tmp/err"
+usage -Wmultichr "$cli/ok.sgc"
+check "misspelt warning: did you mean" grep -q "did you mean '-Wmultichar'?" "$tmp/err"
+usage -W "$cli/ok.sgc"
+
+# Warning names
+fresh
+run 0 --color=never -o x "$cli/warn.sgc"
+check "a warning ends with its name" grep -q "warning: #warning \"cli warning test\" \[-Wcpp\]$" "$tmp/err"
+run 0 -Wno-cpp -o x "$cli/warn.sgc"
+check "-Wno-cpp silences it" test ! -s "$tmp/err"
+run 0 -Wno-cpp -Wcpp --color=never -o x "$cli/warn.sgc"
+check "-Wcpp after -Wno-cpp turns it back on" grep -q "\[-Wcpp\]" "$tmp/err"
+rm -f x.cl x.cu
+run 1 -Werror=cpp --color=never -o x "$cli/warn.sgc"
+check "-Werror=cpp: an error named [-Werror=cpp]" grep -q "error: #warning \"cli warning test\" \[-Werror=cpp\]$" "$tmp/err"
+check "-Werror=cpp: no output" test ! -e x.cl
+run 0 -Werror -Wno-error=cpp --color=never -o x "$cli/warn.sgc"
+check "-Wno-error=cpp keeps it a warning under -Werror" grep -q "warning: .*\[-Wcpp\]" "$tmp/err"
+run 0 -Wall -Wextra -Wno-some-future-warning -o x "$cli/ok.sgc"
+check "-Wall -Wextra -Wno-unknown accepted quietly" test ! -s "$tmp/err"
+run 0 --color=always -o x "$cli/warn.sgc"
+check "--color=always: the option name in the warning's colour" grep -qF "[$(on '01;35')-Wcpp$off]" "$tmp/err"
+printf '#define A 1\n#define A 2\n[[frobnicate]] kernel void k(global int *p) { p[0] = %s; }\n' "'ab'" >multi.sgc
+run 0 --color=never -o m multi.sgc
+check "three different warnings" test "$(grep -c "warning:" "$tmp/err")" -eq 3
+for w in macro-redefined unknown-attributes multichar; do
+    "$sgcc" --color=never -o m multi.sgc 2>"$tmp/all"
+    check "-W$w named" grep -q "\[-W$w\]$" "$tmp/all"
+    run 0 --color=never -Wno-$w -o m multi.sgc
+    check "-Wno-$w turns off that one only" \
+        bash -c '! grep -q "\[-W$1\]" "$2" && test "$(grep -c "warning:" "$2")" -eq 2' _ "$w" "$tmp/err"
+done
+
+# --emit-json and outputs on standard output
+fresh
+cp "$cli/ok.sgc" "$cli/cli_inc.h" .
+run 0 --emit-json k.json -o k ok.sgc
+check "--emit-json writes a module description" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "sgcc-module" and d["kernels"][0]["name"] == "scale", d' k.json
+run 0 --emit-json - -o k2 ok.sgc
+check "--emit-json - writes it to stdout" cmp -s "$tmp/out" k.json
+run 0 --header - -o k3 ok.sgc
+check "--header - writes the header to stdout" grep -q "scale" "$tmp/out"
+run 2 -t opencl -o - --emit-json - ok.sgc
+check "two outputs on stdout: a usage error" grep -q "only one output" "$tmp/err"
+run 0 -t opencl -o - -MD ok.sgc
+check "-o - with -MD: the depfile is named after the input" grep -q "^ok.sgc\|: ok.sgc" ok.d
 
 # ---- --verify ----------------------------------------------------------------
 fresh
