@@ -557,6 +557,35 @@ static void joint_algo_call(EmitBuffer *b, const JointShape *j, const char *algo
     emit_printf(b, "sgc_%s%s_%s_%s(g%s, ", j->wg ? "wg_" : "", algo, j->op, j->value, j->wg ? ", scratch" : "");
 }
 
+/* Work-group joint scans: each work-item scans a contiguous block of the
+ * range serially, and one work-group exclusive scan of the blocks' totals
+ * gives each block its carry.  One collective call and no barrier inside a
+ * loop: CPU compilers that run work-groups as loops over work-items (PoCL)
+ * replicate the code after every loop containing a barrier, which made
+ * their build time exponential in the number of calls (docs/GROUPS.md).
+ * Each element is read before it is written, by the same work-item, so
+ * result may be first (in place). */
+static void opencl_joint_wg_scan_body(EmitBuffer *b, const JointShape *j, bool incl)
+{
+    const char *v = j->value, *op = j->op;
+    emit_printf(b, "    size_t per = (n + range - 1) / range;\n"
+                   "    size_t lo = min(n, (size_t)lid * per), hi = min(n, lo + per);\n"
+                   "    %s sum = SGC_ID_%s(%s);\n"
+                   "    for (size_t i = lo; i < hi; i++)\n"
+                   "        sum = SGC_OP_%s(sum, SGC_IN_%s(%s, (%s)first[i]));\n"
+                   "    %s prefix = ", v, op, v, op, op, v, v, v);
+    joint_algo_call(b, j, "exclusive_scan");
+    /* The SGC_OP_ macros evaluate their operands twice: never a call. */
+    emit_printf(b, "sum);\n    %s acc = SGC_OP_%s(carry, prefix);\n"
+                   "    for (size_t i = lo; i < hi; i++) {\n", v, op);
+    emit_printf(b, "        %s x = SGC_IN_%s(%s, (%s)first[i]);\n", v, op, v, v);
+    if (incl)
+        emit_printf(b, "        acc = SGC_OP_%s(acc, x);\n        result[i] = (%s)acc;\n", op, j->elem);
+    else
+        emit_printf(b, "        result[i] = (%s)acc;\n        acc = SGC_OP_%s(acc, x);\n", j->elem, op);
+    emit_printf(b, "    }\n}\n");
+}
+
 static void opencl_joint_text(EmitBuffer *b, const JointShape *j, const char *name)
 {
     const char *v = j->value, *op = j->op;
@@ -583,6 +612,10 @@ static void opencl_joint_text(EmitBuffer *b, const JointShape *j, const char *na
             emit_printf(b, "    %s carry = SGC_IN_%s(%s, init);\n", v, op, v);
         else
             emit_printf(b, "    %s carry = SGC_ID_%s(%s);\n", v, op, v);
+        if (j->wg) {
+            opencl_joint_wg_scan_body(b, j, incl);
+            return;
+        }
         emit_printf(b, "    for (size_t base = 0; base < n; base += range) {\n"
                        "        size_t i = base + lid;\n"
                        "        %s x = i < n ? SGC_IN_%s(%s, (%s)first[i]) : SGC_ID_%s(%s);\n"

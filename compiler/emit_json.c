@@ -15,6 +15,8 @@
 
 #include "emit_header.h"
 #include "emit_spelling.h"
+/* The options sgrt passes, spelled once for the runtime and this file. */
+#include "../runtime/sgrt_options.h"
 
 /* ---- JSON printing ------------------------------------------------------ */
 
@@ -275,30 +277,31 @@ static void json_kernel(EmitBuffer *out, const TranslationUnit *tu, const Symbol
 
 /* ---- backends ----------------------------------------------------------- */
 
-/* The options sgrt passes when it builds a module (runtime/opencl.c
- * cl_device_options, runtime/cuda.c cu_device_options, runtime/program.c
- * compose_options): those every device gets, those of each OpenCL tier,
- * and those that depend on the device, with the condition in words.  A
- * host that builds the emitted source itself passes the same. */
+/* The options sgrt passes when it builds a module (runtime/sgrt_options.h
+ * spells them; runtime/opencl.c cl_device_options, runtime/cuda.c
+ * cu_device_options and runtime/program.c compose_options decide when):
+ * those every device gets, those of each OpenCL tier, and those that
+ * depend on the device, with the condition in words.  A host that builds
+ * the emitted source itself passes the same. */
 typedef struct ConditionalOption {
     const char *option, *when;
 } ConditionalOption;
 
 static const ConditionalOption opencl_conditional[] = {
-    {"-cl-std=CL3.0", "the device's OpenCL C version is 3.x"},
-    {"-cl-std=CL2.0", "the device's OpenCL C version is 2.x"},
-    {"-DSGC_NV_SM=<major><minor>", "nvptx tier: the device's compute capability, e.g. 90"},
-    {"-DSGC_DEVICE_CPU=1", "a CPU device (chooses the work-group strategy)"},
-    {"-DSGC_WG_STRATEGY=<n>",
+    {SGRT_OPT_CL_STD_3, "the device's OpenCL C version is 3.x"},
+    {SGRT_OPT_CL_STD_2, "the device's OpenCL C version is 2.x"},
+    {SGRT_OPT_NV_SM "<major><minor>", "nvptx tier: the device's compute capability, e.g. 90"},
+    {SGRT_OPT_DEVICE_CPU, "a CPU device (chooses the work-group strategy)"},
+    {SGRT_OPT_WG_STRATEGY "<n>",
      "optional: 1 tree, 2 builtin, 3 subgroup work-group collectives; unset or 0 lets the "
      "source pick the device's best"},
-    {"-DSGC_SPEC_<id>=<value>", "binds a spec constant (value spelled as default_spelling)"},
+    {SGRT_OPT_SPEC "<id>=<value>", "binds a spec constant (value spelled as default_spelling)"},
 };
 
 static const ConditionalOption cuda_conditional[] = {
-    {"--gpu-architecture=sm_<major><minor>", "always (NVRTC): the device's compute capability"},
-    {"-DSGC_WG_STRATEGY=<n>", "optional, as for OpenCL"},
-    {"-DSGC_SPEC_<id>=<value>", "binds a spec constant (value spelled as default_spelling)"},
+    {SGRT_OPT_CUDA_ARCH "<major><minor>", "always (NVRTC): the device's compute capability"},
+    {SGRT_OPT_WG_STRATEGY "<n>", "optional, as for OpenCL"},
+    {SGRT_OPT_SPEC "<id>=<value>", "binds a spec constant (value spelled as default_spelling)"},
 };
 
 static void json_conditional(EmitBuffer *out, const ConditionalOption *opts, int count,
@@ -318,7 +321,7 @@ static void json_conditional(EmitBuffer *out, const ConditionalOption *opts, int
 
 static void json_backends(EmitBuffer *out, int depth)
 {
-    static const char *const nvptx[] = {"-DSGC_NV_PTX=1"};
+    static const char *const nvptx[] = {SGRT_OPT_NV_PTX};
     emit_write(out, "{", 1);
     json_key(out, depth + 1, true, "opencl");
     emit_write(out, "{", 1);

@@ -435,7 +435,7 @@ static const char *cu_module_source(const sgrt_module_desc *module) { return mod
 
 static void cu_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "--gpu-architecture=sm_%u%u", dev->info.cuda_cc_major,
+    snprintf(buf, cap, SGRT_OPT_CUDA_ARCH "%u%u", dev->info.cuda_cc_major,
              dev->info.cuda_cc_minor);
 }
 

@@ -393,20 +393,20 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
     const sgrt_device_info *in = &dev->info;
     buf[0] = '\0';
     if (in->opencl_c_major >= 3)
-        append_option(buf, cap, "-cl-std=CL3.0");
+        append_option(buf, cap, SGRT_OPT_CL_STD_3);
     else if (in->opencl_c_major == 2)
-        append_option(buf, cap, "-cl-std=CL2.0");
+        append_option(buf, cap, SGRT_OPT_CL_STD_2);
     if (in->nvptx) {
-        append_option(buf, cap, "-DSGC_NV_PTX=1");
+        append_option(buf, cap, SGRT_OPT_NV_PTX);
         if (dev->nv_sm) {
             char sm[32];
-            snprintf(sm, sizeof sm, "-DSGC_NV_SM=%u", dev->nv_sm);
+            snprintf(sm, sizeof sm, SGRT_OPT_NV_SM "%u", dev->nv_sm);
             append_option(buf, cap, sm);
         }
     }
     /* compiler/prelude/opencl_workgroup.cl says why. */
     if (in->kind == SGRT_DEVICE_CPU)
-        append_option(buf, cap, "-DSGC_DEVICE_CPU=1");
+        append_option(buf, cap, SGRT_OPT_DEVICE_CPU);
 }
 
 static char *build_log(cl_program program, cl_device_id id)

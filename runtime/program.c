@@ -258,14 +258,14 @@ static sgrt_status compose_options(sgrt_program *prog, const char *user, char **
     size_t len = strlen(buf);
     sgrt_wg_strategy strategy = SGRT_WG_DEFAULT;
     sgrt_program_get_wg_strategy(prog, &strategy);
-    len += (size_t)snprintf(buf + len, OPTIONS_MAX - len, "%s-DSGC_WG_STRATEGY=%d",
+    len += (size_t)snprintf(buf + len, OPTIONS_MAX - len, "%s" SGRT_OPT_WG_STRATEGY "%d",
                             len ? " " : "", (int)strategy);
     for (uint32_t i = 0; i < prog->module->spec_count && len < OPTIONS_MAX; i++) {
         if (!prog->spec_set[i])
             continue;
         char value[128];
         format_spec_value(value, sizeof value, prog->module->specs[i].type, &prog->spec_values[i]);
-        len += (size_t)snprintf(buf + len, OPTIONS_MAX - len, "%s-DSGC_SPEC_%" PRIu32 "=%s",
+        len += (size_t)snprintf(buf + len, OPTIONS_MAX - len, "%s" SGRT_OPT_SPEC "%" PRIu32 "=%s",
                                 len ? " " : "", prog->module->specs[i].id, value);
     }
     if (user && *user && len < OPTIONS_MAX)

@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include "sgrt.h"
+#include "sgrt_options.h"
 
 #define SGRT_MAX_DEVICES 64
 

@@ -4,8 +4,15 @@
  *
  * The emitter declares the scratch at kernel scope and passes it to every
  * call:  __local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];
- * A fixed number of slots serves any work-group size: items are processed in
- * chunks of SGC_WG_SCRATCH_SLOTS.
+ * It has a slot per work-item (SGC_WG_MAX_ITEMS, below) and one more, so
+ * that the work-item level of every collective is straight-line code: a few
+ * barriers, none inside a loop or a branch.  CPU compilers that run a
+ * work-group as loops over its work-items between barriers (PoCL) replicate
+ * the code after every loop that contains a barrier: with the former
+ * chunk loops, PoCL 3.1 took minutes for 5 work-group calls in one kernel
+ * and did not finish 12 (bench/RESULTS.md, "Work-group collectives: device
+ * build time").  Every call starts with a barrier before it writes the
+ * scratch, so back-to-back calls share it without a trailing barrier.
  *
  * Reductions and scans have three strategies (docs/GROUPS.md, "Work-group
  * strategies"), chosen by SGC_WG_STRATEGY, which the host defines (sgrt
@@ -30,6 +37,14 @@
 #define SGC_WG_TREE 1
 #define SGC_WG_BUILTIN 2
 #define SGC_WG_SUBGROUP 3
+
+/* A CPU device: sgrt defines SGC_DEVICE_CPU; for other hosts, compilers
+ * that build for the host processor itself (PoCL's CPU devices) give it
+ * away by its target macros. */
+#if !defined(SGC_DEVICE_CPU) && (defined(__x86_64__) || defined(__i386__) || \
+    defined(__aarch64__) || defined(__arm__) || defined(__powerpc64__) || defined(__riscv))
+#define SGC_DEVICE_CPU 1
+#endif
 #if !defined(SGC_WG_STRATEGY)
 #if defined(SGC_HAS_WG_COLLECTIVES)
 #define SGC_WG_STRATEGY SGC_WG_BUILTIN
@@ -52,10 +67,7 @@
 #endif
 
 /* The second level works on items: work-items for the tree (and the wg
- * tier), sub-groups otherwise.  256 slots (2 KiB): a round of the
- * sub-group strategy covers 256 sub-groups, so even an 8192-work-item
- * group of 16-wide sub-groups needs two (64 slots made it 8 rounds, and
- * the 2^26-int Reduce sample 3-4x slower on the Intel CPU runtime). */
+ * tier), sub-groups otherwise. */
 #if defined(SGC_TIER_WG) || SGC_WG_STRATEGY == SGC_WG_TREE
 #define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
 #elif SGC_WG_STRATEGY == SGC_WG_BUILTIN && defined(SGC_DEVICE_CPU)
@@ -64,29 +76,38 @@
  * (said above). */
 #define SGC_WG_ITEMS_ARE_WORK_ITEMS 1
 #endif
-#define SGC_WG_SCRATCH_SLOTS 256
+
+/* The largest work-group the collectives serve: sgrt defines it as the
+ * device's CL_DEVICE_MAX_WORK_GROUP_SIZE.  Without it, 8192 on a CPU device
+ * (Intel's CPU runtime allows 8192, PoCL 4096) and 1024 elsewhere (the
+ * largest of the GPUs: NVIDIA, AMD, Intel, Arm, Apple).  A larger
+ * work-group gets wrong results (never out-of-bounds accesses): a host for
+ * such a device must define it. */
+#if !defined(SGC_WG_MAX_ITEMS)
+#if defined(SGC_DEVICE_CPU)
+#define SGC_WG_MAX_ITEMS 8192
+#else
+#define SGC_WG_MAX_ITEMS 1024
+#endif
+#endif
+/* A slot per work-item (or sub-group), one for a total. */
+#define SGC_WG_SCRATCH_SLOTS (SGC_WG_MAX_ITEMS + 1)
 
 /* ---- data movement: every work-item reads one source work-item ---- */
 
-/* Sources are published chunk by chunk; a source outside the work-group
- * leaves the caller's own value (SPEC §1.1). */
+/* Every work-item publishes its value in its slot; a source outside the
+ * work-group leaves the caller's own value (SPEC §1.1). */
 #define SGC_DEFINE_WG_MOVE(T)                                                   \
     inline T sgc_wg_from_##T(__local void *scratch, T x, uint src, bool valid)  \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
-        uint lid = sgc_linear_local_id(), n = sgc_linear_local_size();          \
-        T r = x;                                                                \
-        for (uint base = 0; base < n; base += SGC_WG_SCRATCH_SLOTS) {           \
-            uint cnt = min(n - base, (uint)SGC_WG_SCRATCH_SLOTS);               \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (lid >= base && lid - base < cnt)                                \
-                s[lid - base] = x;                                              \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (valid && src >= base && src - base < cnt)                       \
-                r = s[src - base];                                              \
-        }                                                                       \
+        uint lid = sgc_linear_local_id();                                       \
+        uint n = min(sgc_linear_local_size(), (uint)SGC_WG_MAX_ITEMS);          \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        return r;                                                               \
+        if (lid < n)                                                            \
+            s[lid] = x;                                                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        return valid && src < n ? s[src] : x;                                   \
     }                                                                           \
     inline T sgc_wg_select_##T(sgc_work_group g, __local void *scratch, T x,    \
                                uint local_id)                                   \
@@ -108,9 +129,7 @@
         if (sgc_linear_local_id() == 0)                                         \
             s[0] = x;                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        T r = s[0];                                                             \
-        barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        return r;                                                               \
+        return s[0];                                                            \
     }                                                                           \
     inline T sgc_wg_shift_left_##T(sgc_work_group g, __local void *scratch,     \
                                    T x, uint delta)                             \
@@ -169,67 +188,72 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
 
 /* ---- reductions and scans ---- */
 
-/* Exclusive scan over n_items items, item idx holding v (written by the
- * work-item with `writer` set), in chunks of SGC_WG_SCRATCH_SLOTS - 1: the
- * first work-item scans each chunk serially in local memory, leaving the
- * running total after the chunk.  Three barriers a chunk and no barrier in
- * an inner loop.  Returns the exclusive prefix of item idx; *total gets the
- * total of all items.  Every work-item calls it.
+/* Exclusive scan over n_items items (n_items <= SGC_WG_MAX_ITEMS), item
+ * idx holding v (written by the work-item with `writer` set): the first
+ * work-item scans the items serially in local memory and leaves the total
+ * after them.  Three barriers, none in a loop or a branch.  Returns the
+ * exclusive prefix of item idx; *total gets the total of all items.  Every
+ * work-item calls it.
  *
- * Items are sub-groups for the subgroup strategy (short chunks).  For the
- * tree strategy on a CPU device (SGC_DEVICE_CPU, which sgrt defines) the
- * items are work-items: CPU compilers run a work-group as loops over the
- * work-items between barriers (PoCL does), so a barrier costs a pass over
- * the whole group, and the log-step tree below -- a barrier or two per
- * step, inside a loop -- ran the PoCL test matrix more than 10x slower
- * (over an hour, against minutes) than this serial scan. */
+ * Items are sub-groups for the subgroup strategy.  For the tree strategy on
+ * a CPU device (SGC_DEVICE_CPU) the items are work-items: CPU compilers run
+ * a work-group as loops over the work-items between barriers (PoCL does),
+ * so a barrier costs a pass over the whole group, and the log-step tree
+ * below -- a barrier or two per step, inside a loop -- ran the PoCL test
+ * matrix more than 10x slower (over an hour, against minutes) than this
+ * serial scan, and its loops made PoCL's build time exponential in the
+ * number of calls. */
 #define SGC_DEFINE_WG_ITEMS(op, T)                                              \
     inline T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items,       \
                                      uint idx, bool writer, T v, T *total)      \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
-        const uint chunk = SGC_WG_SCRATCH_SLOTS - 1;                            \
-        T carry = SGC_ID_##op(T), mine = SGC_ID_##op(T);                        \
-        for (uint base = 0; base < n_items; base += chunk) {                    \
-            uint cnt = min(n_items - base, chunk);                              \
-            bool in = idx >= base && idx - base < cnt;                          \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in && writer)                                                   \
-                s[idx - base] = v;                                              \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (sgc_linear_local_id() == 0) {                                   \
-                T acc = carry;                                                  \
-                for (uint i = 0; i < cnt; i++) {                                \
-                    T t = s[i];                                                 \
-                    s[i] = acc;                                                 \
-                    acc = SGC_OP_##op(acc, t);                                  \
-                }                                                               \
-                s[cnt] = acc;                                                   \
+        uint cnt = min(n_items, (uint)SGC_WG_MAX_ITEMS);                        \
+        bool in = idx < cnt;                                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (in && writer)                                                       \
+            s[idx] = v;                                                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (sgc_linear_local_id() == 0) {                                       \
+            T acc = SGC_ID_##op(T);                                             \
+            for (uint i = 0; i < cnt; i++) {                                    \
+                T t = s[i];                                                     \
+                s[i] = acc;                                                     \
+                acc = SGC_OP_##op(acc, t);                                      \
             }                                                                   \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in)                                                             \
-                mine = s[idx - base];                                           \
-            carry = s[cnt];                                                     \
+            s[cnt] = acc;                                                       \
         }                                                                       \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        *total = carry;                                                         \
-        return mine;                                                            \
+        *total = s[cnt];                                                        \
+        return in ? s[idx] : SGC_ID_##op(T);                                    \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
 #undef SGC_DEFINE_WG_ITEMS
 
 #if defined(SGC_WG_ITEMS_ARE_WORK_ITEMS) && defined(SGC_DEVICE_CPU) && \
     !defined(SGC_WG_TREE_LOGSTEP)
-/* Tree strategy on a CPU device: the serial scan over work-items.
+/* Tree strategy on a CPU device: the serial scan over work-items; the
+ * reduce has no prefixes to write back, the first work-item only folds.
  * SGC_WG_TREE_LOGSTEP forces the log-step tree there (the tests run both
  * shapes on the Intel CPU runtime, which rejects -U build options). */
 #define SGC_DEFINE_WG_SERIAL(op, T)                                             \
     inline T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x)        \
     {                                                                           \
-        T total;                                                                \
-        (void)sgc_wg_items_##op##_##T(scratch, sgc_linear_local_size(),         \
-                                      sgc_linear_local_id(), true, x, &total);  \
-        return total;                                                           \
+        __local T *s = (__local T *)scratch;                                    \
+        uint lid = sgc_linear_local_id();                                       \
+        uint n = min(sgc_linear_local_size(), (uint)SGC_WG_MAX_ITEMS);          \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (lid < n)                                                            \
+            s[lid] = x;                                                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (lid == 0) {                                                         \
+            T acc = s[0];                                                       \
+            for (uint i = 1; i < n; i++)                                        \
+                acc = SGC_OP_##op(acc, s[i]);                                   \
+            s[n] = acc;                                                         \
+        }                                                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        return s[n];                                                            \
     }                                                                           \
     inline T sgc_wg_serial_scan_##op##_##T(__local void *scratch, T x,          \
                                            bool inclusive)                      \
@@ -246,28 +270,21 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
 #define SGC_WG_LEVEL_SCAN(op, T, s, x, inclusive) sgc_wg_serial_scan_##op##_##T(s, x, inclusive)
 
 #elif defined(SGC_WG_ITEMS_ARE_WORK_ITEMS)
-/* Tree strategy.  Reduce: work-item lid folds its value into slot
- * lid % SGC_WG_SCRATCH_SLOTS, one chunk of work-items after the other (one
- * writer per slot per barrier), then a log-step tree halves the occupied
- * slots (any count: the upper half folds onto the lower one).  Scan:
- * Hillis-Steele in each chunk (read, barrier, write), the chunk's total
- * carried into the next.  Every call starts with a barrier, so back-to-back
- * calls may reuse the scratch. */
+/* Tree strategy (GPUs: their barriers are cheap and in hardware, so loops
+ * around them cost nothing at build time).  Every work-item has a slot.
+ * Reduce: a log-step tree halves the occupied slots (any count: the upper
+ * half folds onto the lower one).  Scan: Hillis-Steele (read, barrier,
+ * write). */
 #define SGC_DEFINE_WG_TREE(op, T)                                               \
     inline T sgc_wg_tree_reduce_##op##_##T(__local void *scratch, T x)          \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
-        uint lid = sgc_linear_local_id(), n = sgc_linear_local_size();          \
-        const uint slots = SGC_WG_SCRATCH_SLOTS;                                \
+        uint lid = sgc_linear_local_id();                                       \
+        uint n = min(sgc_linear_local_size(), (uint)SGC_WG_MAX_ITEMS);          \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        if (lid < slots)                                                        \
+        if (lid < n)                                                            \
             s[lid] = x;                                                         \
-        for (uint base = slots; base < n; base += slots) {                      \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (lid >= base && lid - base < slots)                              \
-                s[lid - base] = SGC_OP_##op(s[lid - base], x);                  \
-        }                                                                       \
-        for (uint m = min(n, slots); m > 1;) {                                  \
+        for (uint m = n; m > 1;) {                                              \
             uint upper = (m + 1) / 2;                                           \
             barrier(CLK_LOCAL_MEM_FENCE);                                       \
             if (lid + upper < m)                                                \
@@ -281,30 +298,23 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
                                          bool inclusive)                        \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
-        uint lid = sgc_linear_local_id(), n = sgc_linear_local_size();          \
-        const uint slots = SGC_WG_SCRATCH_SLOTS;                                \
-        T carry = SGC_ID_##op(T), mine = SGC_ID_##op(T);                        \
-        for (uint base = 0; base < n; base += slots) {                          \
-            uint cnt = min(n - base, slots), i = lid - base;                    \
-            bool in = lid >= base && i < cnt;                                   \
+        uint lid = sgc_linear_local_id();                                       \
+        uint n = min(sgc_linear_local_size(), (uint)SGC_WG_MAX_ITEMS);          \
+        bool in = lid < n;                                                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (in)                                                                 \
+            s[lid] = x;                                                         \
+        for (uint d = 1; d < n; d <<= 1) {                                      \
             barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in)                                                             \
-                s[i] = x;                                                       \
-            for (uint d = 1; d < cnt; d <<= 1) {                                \
-                barrier(CLK_LOCAL_MEM_FENCE);                                   \
-                T t = in && i >= d ? s[i - d] : SGC_ID_##op(T);                 \
-                barrier(CLK_LOCAL_MEM_FENCE);                                   \
-                if (in && i >= d)                                               \
-                    s[i] = SGC_OP_##op(t, s[i]);                                \
-            }                                                                   \
+            T t = in && lid >= d ? s[lid - d] : SGC_ID_##op(T);                 \
             barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (in)                                                             \
-                mine = inclusive ? SGC_OP_##op(carry, s[i])                     \
-                       : i > 0   ? SGC_OP_##op(carry, s[i - 1])                 \
-                                 : carry;                                       \
-            carry = SGC_OP_##op(carry, s[cnt - 1]);                             \
+            if (in && lid >= d)                                                 \
+                s[lid] = SGC_OP_##op(t, s[lid]);                                \
         }                                                                       \
-        return mine;                                                            \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (!in)                                                                \
+            return SGC_ID_##op(T);                                              \
+        return inclusive ? s[lid] : lid > 0 ? s[lid - 1] : SGC_ID_##op(T);      \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
 #undef SGC_DEFINE_WG_TREE
@@ -315,7 +325,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
 
 #define SGC_DEFINE_WG_SG(op, T)                                                 \
     /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */  \
-    /* (SGC_WG_SCRATCH_SLOTS of them a round) and broadcasts the total.     */  \
+    /* (a slot each) and broadcasts the total.                              */  \
     inline T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)            \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
@@ -323,23 +333,20 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
         T part = sgc_reduce_##op##_##T(sg, x), acc = SGC_ID_##op(T);            \
         uint nsg = sgc_num_sub_groups(), sgid = sgc_sub_group_id();             \
         uint lane = sgc_lane(), width = sgc_sub_group_size();                   \
-        for (uint base = 0; base < nsg; base += SGC_WG_SCRATCH_SLOTS) {         \
-            uint cnt = min(nsg - base, (uint)SGC_WG_SCRATCH_SLOTS);             \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (lane == 0 && sgid >= base && sgid - base < cnt)                 \
-                s[sgid - base] = part;                                          \
-            barrier(CLK_LOCAL_MEM_FENCE);                                       \
-            if (sgid == 0)                                                      \
-                for (uint j = 0; j < cnt; j += width) {                         \
-                    T v = j + lane < cnt ? s[j + lane] : SGC_ID_##op(T);        \
-                    acc = SGC_OP_##op(acc, sgc_reduce_##op##_##T(sg, v));       \
-                }                                                               \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (lane == 0)                                                          \
+            s[sgid] = part;                                                     \
+        barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        if (sgid == 0) {                                                        \
+            for (uint j = 0; j < nsg; j += width) {                             \
+                T v = j + lane < nsg ? s[j + lane] : SGC_ID_##op(T);            \
+                acc = SGC_OP_##op(acc, sgc_reduce_##op##_##T(sg, v));           \
+            }                                                                   \
+            if (lane == 0)                                                      \
+                s[nsg] = acc;                                                   \
         }                                                                       \
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        if (sgid == 0 && lane == 0)                                             \
-            s[0] = acc;                                                         \
-        barrier(CLK_LOCAL_MEM_FENCE);                                           \
-        return s[0];                                                            \
+        return s[nsg];                                                          \
     }                                                                           \
     /* Sub-group scan, then the prefix of the caller's sub-group over the   */  \
     /* sub-groups' totals (written by each sub-group's last lane).          */  \

@@ -1,0 +1,26 @@
+/* sgrt_options.h — the build options sgrt passes to the device compilers,
+ * spelled once.  runtime/opencl.c, runtime/cuda.c and runtime/program.c
+ * print them; sgcc's module description (compiler/emit_json.c,
+ * docs/module.schema.json) lists them for hosts that build the emitted
+ * sources themselves, so the two cannot drift apart.  Internal: not
+ * installed.  Options that take a value are the prefix the value follows. */
+#ifndef SGRT_OPTIONS_H
+#define SGRT_OPTIONS_H
+
+/* OpenCL: the device's OpenCL C version, when it is 3.x or 2.x (1.x: none). */
+#define SGRT_OPT_CL_STD_3 "-cl-std=CL3.0"
+#define SGRT_OPT_CL_STD_2 "-cl-std=CL2.0"
+/* OpenCL on NVIDIA: the nvptx tier (SPEC §2), and the compute capability
+ * (major * 10 + minor) that picks sm_80/sm_90 paths. */
+#define SGRT_OPT_NV_PTX "-DSGC_NV_PTX=1"
+#define SGRT_OPT_NV_SM "-DSGC_NV_SM="
+/* OpenCL on a CPU device: chooses the work-group strategy's default. */
+#define SGRT_OPT_DEVICE_CPU "-DSGC_DEVICE_CPU=1"
+/* Both: the work-group strategy (sgrt_wg_strategy; 0 lets the source pick). */
+#define SGRT_OPT_WG_STRATEGY "-DSGC_WG_STRATEGY="
+/* Both: a spec constant's value, SGC_SPEC_<id>=<value> (SPEC §1.2). */
+#define SGRT_OPT_SPEC "-DSGC_SPEC_"
+/* CUDA (NVRTC): the device's architecture, sm_<major><minor>. */
+#define SGRT_OPT_CUDA_ARCH "--gpu-architecture=sm_"
+
+#endif
