@@ -76,6 +76,8 @@ sgrt_status sgrt_program_free(sgrt_program *program)
     free(program->spec_values);
     free(program->log);
     free(program->options);
+    sgrt_owned_module_free(program->owned_module);
+    free(program->owned_module);
     free(program);
     return sgrt_ok();
 }
@@ -548,4 +550,46 @@ sgrt_status sgrt_program_get_native(const sgrt_program *program, sgrt_backend ap
                          program->module->name);
     *handle = program->api_program;
     return sgrt_ok();
+}
+
+sgrt_status sgrt_program_get_module(const sgrt_program *program, const sgrt_module_desc **module)
+{
+    if (!program || !module)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_get_module: NULL argument");
+    *module = program->module;
+    return sgrt_ok();
+}
+
+sgrt_status sgrt_program_get_spec_id(const sgrt_program *program, const char *name,
+                                     uint32_t *id, sgrt_type *type)
+{
+    if (!program || !name || !id || !type)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_get_spec_id: NULL argument");
+    const sgrt_module_desc *m = program->module;
+    for (uint32_t i = 0; i < m->spec_count; i++)
+        if (strcmp(m->specs[i].name, name) == 0) {
+            *id = m->specs[i].id;
+            *type = m->specs[i].type;
+            return sgrt_ok();
+        }
+    return sgrt_fail(SGRT_ERROR_SPEC_UNKNOWN_ID,
+                     "module '%s' has no specialization constant named '%s'", m->name, name);
+}
+
+sgrt_status sgrt_program_set_spec_by_name(sgrt_program *program, const char *name,
+                                          sgrt_type type, const void *value, size_t size)
+{
+    uint32_t id = 0;
+    sgrt_type declared;
+    sgrt_status status = sgrt_program_get_spec_id(program, name, &id, &declared);
+    return status == SGRT_SUCCESS ? sgrt_program_set_spec(program, id, type, value, size) : status;
+}
+
+sgrt_status sgrt_program_get_spec_by_name(const sgrt_program *program, const char *name,
+                                          sgrt_type type, void *value, size_t size)
+{
+    uint32_t id = 0;
+    sgrt_type declared;
+    sgrt_status status = sgrt_program_get_spec_id(program, name, &id, &declared);
+    return status == SGRT_SUCCESS ? sgrt_program_get_spec(program, id, type, value, size) : status;
 }

@@ -54,7 +54,8 @@ extern "C" {
     X(ERROR_IO, "file input/output failed")                                        \
     X(ERROR_KERNEL_UNSUPPORTED, "sgcc left the kernel out of this backend's source") \
     X(ERROR_INVALID_HANDLE, "not a valid native OpenCL or CUDA handle")            \
-    X(ERROR_HANDLE_MISMATCH, "native handles do not belong together or to this backend")
+    X(ERROR_HANDLE_MISMATCH, "native handles do not belong together or to this backend") \
+    X(ERROR_COMPILE, "the SGC source has errors")
 
 typedef enum sgrt_status {
 #define SGRT_X(name, text) SGRT_##name,
@@ -275,6 +276,25 @@ sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *m
                                 sgrt_program **program);
 sgrt_status sgrt_program_free(sgrt_program *program);
 
+/* Compiles SGC text at run time with libsgcc (linked into libsgrt), for
+ * the context's backend; the program then behaves as one made from the
+ * generated header's module (spec constants by ID or name, build, cache).
+ * `name` (may be NULL: "<string>", module "source") is the file name in
+ * diagnostics and #line, and the directory of quote includes; `options`
+ * (may be NULL) are SGC options: -DNAME[=VALUE], -UNAME, -IDIR, -Wname,
+ * -w, blank-separated.  Errors in the source: SGRT_ERROR_COMPILE with the
+ * caret diagnostics as sgrt_last_error().  The translation is cached on
+ * disk beside the built binaries (docs/RUNTIME.md). */
+sgrt_status sgrt_program_create_from_source(sgrt_context *context, const char *source,
+                                            const char *name, const char *options,
+                                            sgrt_program **program);
+/* The same for a file (read by sgrt; IO when it cannot be read). */
+sgrt_status sgrt_program_create_from_file(sgrt_context *context, const char *path,
+                                          const char *options, sgrt_program **program);
+/* The program's module descriptor (the header's, or the one compiled at
+ * run time: owned by the program). */
+sgrt_status sgrt_program_get_module(const sgrt_program *program, const sgrt_module_desc **module);
+
 /* Sets spec constant `id` from `size` bytes at `value` of type `type`.
  * Errors: SPEC_UNKNOWN_ID, SPEC_TYPE_MISMATCH (type or size differ from the
  * declaration), SPEC_AFTER_BUILD.  May be repeated before the build. */
@@ -284,6 +304,16 @@ sgrt_status sgrt_program_set_spec(sgrt_program *program, uint32_t id, sgrt_type 
  * SPEC_REQUIRED_UNSET for a required constant not yet set. */
 sgrt_status sgrt_program_get_spec(const sgrt_program *program, uint32_t id, sgrt_type type,
                                   void *value, size_t size);
+
+/* The same by the name declared in the .sgc (hosts without a generated
+ * header); SPEC_UNKNOWN_ID when the module has no constant of that name. */
+sgrt_status sgrt_program_set_spec_by_name(sgrt_program *program, const char *name,
+                                          sgrt_type type, const void *value, size_t size);
+sgrt_status sgrt_program_get_spec_by_name(const sgrt_program *program, const char *name,
+                                          sgrt_type type, void *value, size_t size);
+/* ID and type of the constant named `name`. */
+sgrt_status sgrt_program_get_spec_id(const sgrt_program *program, const char *name,
+                                     uint32_t *id, sgrt_type *type);
 
 /* sgrt_program_set_spec_int(p, id, v) and so on, one per sgrt_type. */
 #define SGRT_X(NAME, name, ctype, member) \

@@ -30,6 +30,11 @@ struct sgrt_device {
 
 typedef struct SgrtBuffer SgrtBuffer;
 
+/* compile.c: the descriptor of a program compiled at run time, and the
+ * memory behind it. */
+typedef struct SgrtOwnedModule SgrtOwnedModule;
+void sgrt_owned_module_free(SgrtOwnedModule *module);
+
 struct sgrt_context {
     sgrt_device *device;
     pthread_mutex_t lock;     /* guards `buffers` */
@@ -93,6 +98,7 @@ struct sgrt_program {
     void *api_program;        /* cl_program / CUmodule */
     pthread_mutex_t lock;     /* guards `kernels` */
     sgrt_kernel *kernels;
+    SgrtOwnedModule *owned_module; /* run-time compiles: `module` lives here */
 };
 
 /* The result of compiling from source or loading a binary. */

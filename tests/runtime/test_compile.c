@@ -1,0 +1,307 @@
+/* test_compile.c — programs compiled from SGC text at run time
+ * (sgrt_program_create_from_source / _from_file, libsgcc inside libsgrt).
+ *
+ * On the device sgrt selects (SGRT_DEVICE).  Checks that such a program
+ * behaves like one from a generated header: spec constants by ID and by
+ * name typed by the module description, required constants, a spec
+ * constant folded into a local array size, the binary cache; that errors
+ * in the source come back as SGRT_ERROR_COMPILE with the caret text; that
+ * the translation cache notices a changed #include.  Expected values are
+ * computed on the host. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sgrt.h"
+
+#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
+#define EXPECT(status, call)                                                              \
+    do {                                                                                  \
+        sgrt_status got_ = (call);                                                        \
+        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
+                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
+    } while (0)
+
+enum { N = 512, LOCAL = 32 };
+
+static sgrt_context *ctx;
+static char dir[256];   /* the test's cache and source directory */
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/sgrt-compile-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    setenv("SGRT_CACHE_DIR", dir, 1);
+    unsetenv("SGRT_CACHE");
+    sgrt_device *dev = NULL;
+    OK(sgrt_device_select(NULL, &dev));
+    OK(sgrt_context_create(dev, &ctx));
+}
+
+static void teardown(void)
+{
+    OK(sgrt_context_free(ctx));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char scale_src[] =
+    "spec_const float alpha = 0.1f;        /* ID 0 */\n"
+    "spec_const(7) int offset;             /* required */\n"
+    "spec_const uint block = 8;            /* ID 1: a local array size */\n"
+    "kernel void scale(global const float *x, global float *y, int n)\n"
+    "{\n"
+    "    int i = (int)get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        y[i] = alpha * x[i] + (float)offset;\n"
+    "}\n"
+    "kernel void block_sums(global const int *in, global int *out)\n"
+    "{\n"
+    "    local int tile[block];\n"
+    "    uint lid = get_local_id(0);\n"
+    "    tile[lid] = in[get_global_id(0)];\n"
+    "    group_barrier(get_work_group());\n"
+    "    if (lid == 0) {\n"
+    "        int s = 0;\n"
+    "        for (uint i = 0; i < block; i++)\n"
+    "            s += tile[i];\n"
+    "        out[get_group_id(0)] = s;\n"
+    "    }\n"
+    "}\n";
+
+static sgrt_buffer *buffer_from(const void *data, size_t size)
+{
+    sgrt_buffer *b = NULL;
+    OK(sgrt_buffer_create(ctx, size, &b));
+    if (data)
+        OK(sgrt_buffer_write(b, 0, size, data));
+    return b;
+}
+
+static void run_scale(sgrt_program *p, float alpha, int offset)
+{
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i % 17) - 8.0f;
+    sgrt_buffer *bx = buffer_from(x, sizeof x), *by = buffer_from(NULL, sizeof y);
+    sgrt_kernel *k = NULL;
+    int n = N;
+    OK(sgrt_kernel_get(p, "scale", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, bx));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, by));
+    OK(sgrt_kernel_set_arg_scalar(k, 2, SGRT_TYPE_INT, &n));
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {LOCAL}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_buffer_read(by, 0, sizeof y, y));
+    for (int i = 0; i < N; i++) {
+        /* alpha * x is exact here (x is a small integer times a float whose
+         * product fits), so fused or not gives the same float. */
+        float want = alpha * x[i] + (float)offset;
+        ck_assert_msg(fabsf(y[i] - want) <= 1e-6f * fabsf(want) + 1e-6f, "y[%d] = %a, want %a",
+                      i, (double)y[i], (double)want);
+    }
+    OK(sgrt_buffer_free(bx));
+    OK(sgrt_buffer_free(by));
+}
+
+/* ------------------------------------------------------------------ */
+
+START_TEST(source_to_launch_with_specs_by_name)
+{
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create_from_source(ctx, scale_src, "scale.sgc", NULL, &p));
+    const sgrt_module_desc *m = NULL;
+    OK(sgrt_program_get_module(p, &m));
+    ck_assert_str_eq(m->name, "scale");
+    ck_assert_uint_eq(m->spec_count, 3);
+    ck_assert_uint_eq(m->kernel_count, 2);
+    ck_assert_str_eq(m->kernels[1].name, "block_sums");
+    ck_assert_int_eq(m->kernels[0].params[2].kind, SGRT_PARAM_SCALAR);
+
+    /* Types, IDs and defaults come from the module description. */
+    uint32_t id = 99;
+    sgrt_type type = SGRT_TYPE_NONE;
+    OK(sgrt_program_get_spec_id(p, "offset", &id, &type));
+    ck_assert_uint_eq(id, 7);
+    ck_assert_int_eq(type, SGRT_TYPE_INT);
+    float alpha = 0;
+    OK(sgrt_program_get_spec_by_name(p, "alpha", SGRT_TYPE_FLOAT, &alpha, sizeof alpha));
+    ck_assert_msg(alpha == 0.1f, "default alpha %a", (double)alpha);
+    EXPECT(SGRT_ERROR_SPEC_TYPE_MISMATCH,
+           sgrt_program_set_spec_by_name(p, "alpha", SGRT_TYPE_DOUBLE, &(double){1.0}, 8));
+    EXPECT(SGRT_ERROR_SPEC_UNKNOWN_ID,
+           sgrt_program_set_spec_by_name(p, "beta", SGRT_TYPE_FLOAT, &alpha, sizeof alpha));
+    EXPECT(SGRT_ERROR_SPEC_REQUIRED_UNSET, sgrt_program_build(p, NULL));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "offset"));
+
+    int offset = -3;
+    alpha = 2.5f;
+    OK(sgrt_program_set_spec_by_name(p, "offset", SGRT_TYPE_INT, &offset, sizeof offset));
+    OK(sgrt_program_set_spec_by_name(p, "alpha", SGRT_TYPE_FLOAT, &alpha, sizeof alpha));
+    OK(sgrt_program_build(p, NULL));
+    EXPECT(SGRT_ERROR_SPEC_AFTER_BUILD, sgrt_program_set_spec_int(p, 7, 1));
+    run_scale(p, 2.5f, -3);
+    OK(sgrt_program_free(p));
+
+    /* A second program from the same text with other values, by ID. */
+    OK(sgrt_program_create_from_source(ctx, scale_src, "scale.sgc", NULL, &p));
+    OK(sgrt_program_set_spec_int(p, 7, 11));
+    OK(sgrt_program_build(p, NULL));
+    run_scale(p, 0.1f, 11);
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* The spec constant `block` sizes a local array and bounds a loop. */
+START_TEST(spec_constant_sizes_local_array)
+{
+    int in[N], out[N / 4], want[N / 4];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 31) % 23 - 11;
+    for (uint32_t block = 4; block <= 16; block *= 2) {
+        sgrt_program *p = NULL;
+        OK(sgrt_program_create_from_source(ctx, scale_src, "scale.sgc", NULL, &p));
+        OK(sgrt_program_set_spec_int(p, 7, 0));
+        OK(sgrt_program_set_spec_by_name(p, "block", SGRT_TYPE_UINT, &block, sizeof block));
+        OK(sgrt_program_build(p, NULL));
+        sgrt_buffer *bi = buffer_from(in, sizeof in), *bo = buffer_from(NULL, sizeof out);
+        sgrt_kernel *k = NULL;
+        OK(sgrt_kernel_get(p, "block_sums", &k));
+        OK(sgrt_kernel_set_arg_buffer(k, 0, bi));
+        OK(sgrt_kernel_set_arg_buffer(k, 1, bo));
+        sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {block}};
+        OK(sgrt_kernel_launch(k, &dims, NULL));
+        size_t groups = N / block;
+        OK(sgrt_buffer_read(bo, 0, groups * sizeof(int), out));
+        for (size_t g = 0; g < groups; g++) {
+            want[g] = 0;
+            for (uint32_t i = 0; i < block; i++)
+                want[g] += in[g * block + i];
+            ck_assert_msg(out[g] == want[g], "block %u group %zu: %d, want %d", block, g, out[g],
+                          want[g]);
+        }
+        OK(sgrt_buffer_free(bi));
+        OK(sgrt_buffer_free(bo));
+        OK(sgrt_program_free(p));
+    }
+}
+END_TEST
+
+START_TEST(compile_errors_have_caret_text)
+{
+    static const char bad[] = "kernel void k(global int *p)\n{\n    p[0] = undeclared_x + 1;\n}\n";
+    sgrt_program *p = NULL;
+    EXPECT(SGRT_ERROR_COMPILE, sgrt_program_create_from_source(ctx, bad, "bad.sgc", NULL, &p));
+    const char *msg = sgrt_last_error();
+    ck_assert_msg(strstr(msg, "bad.sgc:3:12: error:") != NULL, "message: %s", msg);
+    ck_assert_msg(strstr(msg, "undeclared_x") && strstr(msg, "^"), "message: %s", msg);
+    /* Errors are not cached: the same text fails again the same way. */
+    EXPECT(SGRT_ERROR_COMPILE, sgrt_program_create_from_source(ctx, bad, "bad.sgc", NULL, &p));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT,
+           sgrt_program_create_from_source(ctx, scale_src, NULL, "-O2", &p));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT,
+           sgrt_program_create_from_source(ctx, NULL, NULL, NULL, &p));
+    EXPECT(SGRT_ERROR_IO, sgrt_program_create_from_file(ctx, "/nonexistent/x.sgc", NULL, &p));
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static size_t cache_entries(void)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -c '\\.bin$'", dir);
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    ck_assert_int_eq(fscanf(p, "%zu", &n), 1);
+    pclose(p);
+    return n;
+}
+
+/* Runs fill.sgc's kernel and returns out[0]. */
+static int run_fill(const char *path, const char *options, bool *binary_hit)
+{
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create_from_file(ctx, path, options, &p));
+    OK(sgrt_program_build(p, NULL));
+    OK(sgrt_program_cache_hit(p, binary_hit));
+    sgrt_buffer *b = buffer_from(NULL, LOCAL * sizeof(int));
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "fill", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, b));
+    sgrt_launch_dims dims = {.dims = 1, .global = {LOCAL}, .local = {LOCAL}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    int out[LOCAL];
+    OK(sgrt_buffer_read(b, 0, sizeof out, out));
+    for (int i = 1; i < LOCAL; i++)
+        ck_assert_int_eq(out[i], out[0] + i);
+    OK(sgrt_buffer_free(b));
+    OK(sgrt_program_free(p));
+    return out[0];
+}
+
+/* From a file with an #include and -D options; the translation and the
+ * binary are cached, and changing the included file is a miss. */
+START_TEST(file_include_options_and_caches)
+{
+    char path[300], inc[300];
+    snprintf(path, sizeof path, "%s/fill.sgc", dir);
+    snprintf(inc, sizeof inc, "%s/base.h", dir);
+    write_file(inc, "#define BASE 100\n");
+    write_file(path, "#include \"base.h\"\n"
+                     "kernel void fill(global int *out)\n"
+                     "{\n"
+                     "    out[get_global_id(0)] = BASE + EXTRA + (int)get_global_id(0);\n"
+                     "}\n");
+    bool hit = true;
+    ck_assert_int_eq(run_fill(path, "-DEXTRA=5", &hit), 105);
+    ck_assert(!hit);
+    size_t entries = cache_entries();   /* the translation and the binary */
+    ck_assert_uint_eq(entries, 2);
+    ck_assert_int_eq(run_fill(path, "-DEXTRA=5", &hit), 105);
+    ck_assert(hit);
+    ck_assert_uint_eq(cache_entries(), entries);
+    ck_assert_int_eq(run_fill(path, "-D EXTRA=7 -Wall", &hit), 107);
+    write_file(inc, "#define BASE 200\n");
+    ck_assert_int_eq(run_fill(path, "-DEXTRA=5", &hit), 205);
+    ck_assert(!hit);
+    /* Caching off: same results, nothing written. */
+    setenv("SGRT_CACHE", "0", 1);
+    entries = cache_entries();
+    ck_assert_int_eq(run_fill(path, "-DEXTRA=1", &hit), 201);
+    ck_assert_uint_eq(cache_entries(), entries);
+}
+END_TEST
+
+static Suite *compile_suite(void)
+{
+    Suite *s = suite_create("sgrt-compile");
+    TCase *tc = tcase_create("compile");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, source_to_launch_with_specs_by_name);
+    tcase_add_test(tc, spec_constant_sizes_local_array);
+    tcase_add_test(tc, compile_errors_have_caret_text);
+    tcase_add_test(tc, file_include_options_and_caches);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(compile_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? 1 : 0;
+}
