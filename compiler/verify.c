@@ -16,6 +16,8 @@
  * about generated code is sgcc's business, not the user's. */
 #include "verify.h"
 
+#include "emit_internal.h"
+
 #include <clang-c/Index.h>
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -87,7 +89,13 @@ static void report_mapped(Diag *diag, const char *file, unsigned line, const cha
     X(clang_getDiagnosticLocation, CXSourceLocation, (CXDiagnostic))                       \
     X(clang_getPresumedLocation, void, (CXSourceLocation, CXString *, unsigned *, unsigned *)) \
     X(clang_getCString, const char *, (CXString))                                          \
-    X(clang_disposeString, void, (CXString))
+    X(clang_disposeString, void, (CXString))                                              \
+    X(clang_getTranslationUnitCursor, CXCursor, (CXTranslationUnit))                       \
+    X(clang_visitChildren, unsigned, (CXCursor, CXCursorVisitor, CXClientData))            \
+    X(clang_getCursorKind, enum CXCursorKind, (CXCursor))                                  \
+    X(clang_getCursorSpelling, CXString, (CXCursor))                                       \
+    X(clang_getCursorLocation, CXSourceLocation, (CXCursor))
+
 
 typedef struct Libclang {
     void *handle;
@@ -184,6 +192,46 @@ static void report_clang_diagnostic(const Libclang *lc, Diag *diag, CXDiagnostic
     lc->clang_disposeString(file);
 }
 
+/* What the device compilers reject but clang accepts: a function of the
+ * user's code (a #line names a source sgcc read) with the name of an OpenCL C
+ * built-in.  clang lets one non-overloadable function join the built-in
+ * overloads; Intel's compiler and PoCL (which renames built-ins with
+ * macros) do not.  sgcc renames such names (emit_names.c); this catches an
+ * output where that did not happen. */
+typedef struct BuiltinAudit {
+    const Libclang *lc;
+    Diag *diag;
+    const char *suffix;
+    Seen *seen;
+} BuiltinAudit;
+
+static enum CXChildVisitResult audit_declaration(CXCursor cursor, CXCursor parent,
+                                                 CXClientData data)
+{
+    (void)parent;
+    const BuiltinAudit *a = data;
+    const Libclang *lc = a->lc;
+    if (lc->clang_getCursorKind(cursor) != CXCursor_FunctionDecl)
+        return CXChildVisit_Continue;
+    CXString spelling = lc->clang_getCursorSpelling(cursor), file;
+    unsigned line, col;
+    lc->clang_getPresumedLocation(lc->clang_getCursorLocation(cursor), &file, &line, &col);
+    const char *fname = lc->clang_getCString(file), *fn = lc->clang_getCString(spelling);
+    bool user_code = fname && *fname && find_source(a->diag->sources, fname) != 0;
+    if (user_code && fn && emit_reserved_lookup(&emit_reserved_opencl, fn) != RESERVED_NONE) {
+        char *key = NULL, *message = NULL;
+        if (asprintf(&key, "%s:%u:builtin %s", fname, line, fn) >= 0 && !seen_before(a->seen, key) &&
+            asprintf(&message, "OpenCL C: function '%s' has the name of an OpenCL C built-in, "
+                               "which Intel's and PoCL's compilers reject%s", fn, a->suffix) >= 0)
+            report_mapped(a->diag, fname, line, message);
+        free(key);
+        free(message);
+    }
+    lc->clang_disposeString(spelling);
+    lc->clang_disposeString(file);
+    return CXChildVisit_Continue;
+}
+
 static void verify_opencl_pass(const Libclang *lc, const char *std, const char *extensions,
                                const char *suffix,
                                const char *name,
@@ -222,6 +270,9 @@ static void verify_opencl_pass(const Libclang *lc, const char *std, const char *
             report_clang_diagnostic(lc, diag, cd, name, suffix, seen);
             lc->clang_disposeDiagnostic(cd);
         }
+        BuiltinAudit audit = {lc, diag, suffix, seen};
+        lc->clang_visitChildren(lc->clang_getTranslationUnitCursor(unit), audit_declaration,
+                                &audit);
         lc->clang_disposeTranslationUnit(unit);
     }
     lc->clang_disposeIndex(index);
@@ -355,10 +406,13 @@ static void nvrtc_compile(Nvrtc *nv, const TranslationUnit *tu, const char *name
 {
     int define_count;
     char **defines = spec_defines(tu, &define_count);
-    const char **options = calloc((size_t)define_count + 2, sizeof *options);
+    const char **options = calloc((size_t)define_count + 3, sizeof *options);
     int nopt = 0;
     options[nopt++] = "--gpu-architecture=sm_90";
     options[nopt++] = "-default-device";
+    /* NVRTC only warns about a jump past an initialisation (C++ forbids
+     * it; nvcc reports an error): make it the error nvcc gives. */
+    options[nopt++] = "--diag-error=546";
     char **dashed = calloc((size_t)define_count + 1, sizeof *dashed);
     for (int i = 0; i < define_count; i++) {
         dashed[i] = malloc(strlen(defines[i]) + 3);
