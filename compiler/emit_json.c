@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_header.h"
@@ -159,17 +160,44 @@ typedef struct Requires {
     bool sub_groups, non_uniform_groups, split_barriers, fp64, work_group_collectives;
 } Requires;
 
-static bool calls_work_group_collectives(const Symbol *fn, int depth)
+/* Whether functions reach a work-group collective through their calls
+ * (sema's has_work_group_calls covers a body, not its callees): memoised by
+ * Symbol.index, the function's place among the declared ones, so each is
+ * visited once however many kernels share it.  SGC has no recursion. */
+typedef struct WorkGroupReach {
+    signed char *memo;   /* 0 unknown, 1 reaches, -1 does not */
+    int count;
+} WorkGroupReach;
+
+static bool reaches_work_group_calls(WorkGroupReach *reach, const Symbol *fn)
 {
-    if (fn->has_work_group_calls)
-        return true;
-    for (const CallEdge *e = fn->calls; e && depth < 64; e = e->next)
-        if (e->callee && e->callee != fn && calls_work_group_collectives(e->callee, depth + 1))
-            return true;
-    return false;
+    bool known = fn->index >= 0 && fn->index < reach->count;
+    if (known && reach->memo[fn->index])
+        return reach->memo[fn->index] > 0;
+    bool found = fn->has_work_group_calls;
+    for (const CallEdge *e = fn->calls; e && !found; e = e->next)
+        found = e->callee && e->callee != fn && reaches_work_group_calls(reach, e->callee);
+    if (known)
+        reach->memo[fn->index] = found ? 1 : -1;
+    return found;
 }
 
-static Requires kernel_requires(const TranslationUnit *tu, const Symbol *k)
+static void reach_init(WorkGroupReach *reach, const TranslationUnit *tu)
+{
+    int max = -1;
+    for (int i = 0; i < tu->function_count; i++) {
+        max = tu->functions[i]->index > max ? tu->functions[i]->index : max;
+        for (const CallEdge *e = tu->functions[i]->calls; e; e = e->next)
+            max = e->callee && e->callee->index > max ? e->callee->index : max;
+    }
+    reach->count = max + 1;
+    reach->memo = reach->count ? calloc((size_t)reach->count, 1) : NULL;
+    if (!reach->memo)
+        reach->count = 0;   /* out of memory: unmemoised, still right */
+}
+
+static Requires kernel_requires(const TranslationUnit *tu, WorkGroupReach *reach,
+                                const Symbol *k)
 {
     return (Requires){
         .sub_groups = k->uses_sub_groups,
@@ -177,7 +205,7 @@ static Requires kernel_requires(const TranslationUnit *tu, const Symbol *k)
         .split_barriers = k->uses_async_barrier,
         /* sema records fp64 per unit, not per kernel */
         .fp64 = tu->uses_fp64,
-        .work_group_collectives = calls_work_group_collectives(k, 0),
+        .work_group_collectives = reaches_work_group_calls(reach, k),
     };
 }
 
@@ -239,7 +267,7 @@ static void json_work_group_size(EmitBuffer *out, const Symbol *k)
     emit_write(out, "]", 1);
 }
 
-static void json_kernel(EmitBuffer *out, const TranslationUnit *tu, const Symbol *k, int depth)
+static void json_kernel(EmitBuffer *out, const Symbol *k, const Requires *r, int depth)
 {
     emit_write(out, "{", 1);
     json_key(out, depth + 1, true, "name");
@@ -263,8 +291,7 @@ static void json_kernel(EmitBuffer *out, const TranslationUnit *tu, const Symbol
     else
         emit_write(out, "null", 4);
     json_key(out, depth + 1, false, "requires");
-    Requires r = kernel_requires(tu, k);
-    json_requires(out, &r, depth + 1);
+    json_requires(out, r, depth + 1);
     json_key(out, depth + 1, false, "backends");
     emit_write(out, "{", 1);
     json_key(out, depth + 2, true, "opencl");
@@ -376,17 +403,20 @@ static void json_spec_consts(EmitBuffer *out, const TranslationUnit *tu, int dep
 
 static void json_kernels(EmitBuffer *out, const TranslationUnit *tu, int depth, Requires *all)
 {
+    WorkGroupReach reach;
+    reach_init(&reach, tu);
     emit_write(out, "[", 1);
     for (int i = 0; i < tu->kernel_count; i++) {
         const Symbol *k = tu->kernels[i];
-        Requires r = kernel_requires(tu, k);
+        Requires r = kernel_requires(tu, &reach, k);
         all->sub_groups |= r.sub_groups;
         all->non_uniform_groups |= r.non_uniform_groups;
         all->split_barriers |= r.split_barriers;
         all->work_group_collectives |= r.work_group_collectives;
         emit_printf(out, "%s\n%*s", i ? "," : "", (depth + 1) * 2, "");
-        json_kernel(out, tu, k, depth + 1);
+        json_kernel(out, k, &r, depth + 1);
     }
+    free(reach.memo);
     if (tu->kernel_count)
         json_close(out, depth, ']');
     else

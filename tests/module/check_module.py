@@ -579,6 +579,46 @@ def check_unsupported():
               and "-Wtarget-unsupported" in both.stderr, both.stderr)
 
 
+# ---- facts known from the source -------------------------------------------
+
+def check_known_facts():
+    """tests/module/shapes.sgc, read by a person: what each kernel needs."""
+    with tempfile.TemporaryDirectory() as work:
+        p, text, _ = sgcc_run(os.path.join(here, "shapes.sgc"), work)
+    if not check("shapes: sgcc exits 0", p.returncode == 0, p.stderr):
+        return
+    doc = json.loads(text)
+    kernels = {k["name"]: k for k in doc["kernels"]}
+    want = {  # kernel: (sub_groups, non_uniform_groups, work_group_collectives)
+        "by_spec": (False, False, False), "through_helper": (False, False, True),
+        "ballots": (True, True, False), "fixed": (False, False, True),
+    }
+    got = {k: tuple(kernels[k]["requires"][r] for r in
+                    ("sub_groups", "non_uniform_groups", "work_group_collectives"))
+           for k in want if k in kernels}
+    check("shapes: requires per kernel (a collective through a helper counts)", got == want,
+          "%r" % got)
+    specs = {s["name"]: s for s in doc["spec_constants"]}
+    check("shapes: explicit IDs kept, the others the smallest unused",
+          [(s, specs[s]["id"]) for s in ("width", "block", "scale", "flag")]
+          == [("width", 7), ("block", 0), ("scale", 42), ("flag", 1)], specs)
+    check("shapes: a required constant has no default",
+          specs["scale"]["required"] and specs["scale"]["default"] is None
+          and specs["scale"]["default_spelling"] is None)
+    check("shapes: a work-group size from a spec constant names it",
+          kernels["by_spec"]["reqd_work_group_size"]
+          == [{"spec_constant": "block", "id": 0}, 1, 1]
+          and kernels["fixed"]["reqd_work_group_size"] == [64, 2, 1],
+          kernels["by_spec"]["reqd_work_group_size"])
+    params = [(p["name"], p["kind"], p["type"], p["size"], p["const"])
+              for p in kernels["by_spec"]["params"] + kernels["fixed"]["params"]]
+    check("shapes: parameters", params == [
+        ("in", "global", "float", 4, True), ("out", "global", "float", 4, False),
+        ("tmp", "local", "float", 4, False), ("p", "scalar", None, 8, False),
+        ("table", "constant", "int", 4, False), ("out", "global", "long", 8, False),
+        ("n", "scalar", "ulong", 8, False), ("c", "scalar", "char", 1, False)], params)
+
+
 # ---- main -------------------------------------------------------------------
 
 inputs = sorted(glob.glob(os.path.join(root, "tests", "golden", "*.sgc")))
@@ -594,6 +634,7 @@ for src in inputs:
         first = doc
 if first:
     negative_schema_checks(first)
+check_known_facts()
 check_edges()
 check_unsupported()
 print("1..%d" % n)
