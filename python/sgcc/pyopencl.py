@@ -215,6 +215,28 @@ class Kernel:
         self.cl_kernel = cl.Kernel(program, name)
         self.reqd_work_group_size = _reqd_size(program, self.desc)
         self._checks = [_checker(self.desc, i, p) for i, p in enumerate(self.desc.params)]
+        self._fits = set()
+        self._needs_fit_check = self.desc.requires.sub_groups and not any(
+            device_caps(d).nvptx for d in program.get_info(cl.program_info.DEVICES))
+
+    def _check_sub_group_fits(self, device, local_size):
+        """sgrt's launch check (runtime/kernel.c check_sub_group_fits): sgcc's
+        group library keeps a sub-group in a 64-bit mask, so a device that
+        makes larger sub-groups for this work-group size (PoCL 5 makes the
+        whole work-group one) is refused rather than computing wrong answers."""
+        if local_size in self._fits:
+            return
+        try:
+            size = self.cl_kernel.get_sub_group_info(
+                device, cl.kernel_sub_group_info.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, local_size)
+        except (cl.Error, AttributeError, TypeError):
+            size = 0   # not queryable (OpenCL 1.2): nothing to check, as in sgrt
+        if size > 64:
+            raise UnsupportedError(
+                f"launch of '{self.name}': device '{device.name}' makes sub-groups of {size} "
+                f"work-items for this work-group size; sgcc's group library holds at most 64; "
+                f"use a work-group of at most 64 work-items")
+        self._fits.add(local_size)
 
     def __call__(self, queue, global_size, local_size, *args, wait_for=None,
                  global_offset=None):
@@ -225,6 +247,8 @@ class Kernel:
                 f"({', '.join(p.name for p in params)}), {len(args)} given")
         values = [check(a) for check, a in zip(self._checks, args)]
         local_size = self._local_size(global_size, local_size)
+        if local_size is not None and self._needs_fit_check:
+            self._check_sub_group_fits(queue.device, tuple(local_size))
         if wait_for is None and global_offset is None:   # PyOpenCL's quickest path
             return self.cl_kernel(queue, global_size, local_size, *values)
         return self.cl_kernel(queue, global_size, local_size, *values, wait_for=wait_for,

@@ -182,3 +182,24 @@ def test_default_device(ballot):
     caps = sgcl.device_caps(device)
     assert caps.non_uniform_groups
     assert not (device.type & cl.device_type.GPU and device.type & cl.device_type.CPU)
+
+
+def test_sub_groups_wider_than_64_refused(intel_env, ballot):
+    """sgrt's launch check, with the device's answer replaced by 128 (PoCL 5
+    gives that for a work-group of 128: one sub-group per work-group)."""
+    ctx, queue, device = intel_env
+    k = sgcl.Kernel(sgcl.build(ctx, ballot), "ballot_sums")
+    assert k._needs_fit_check
+
+    class WideSubGroups:
+        def get_sub_group_info(self, *args):
+            return 128
+
+        def __call__(self, *args, **kw):
+            raise AssertionError("launched")
+    k.cl_kernel = WideSubGroups()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 128)
+    with pytest.raises(sgcc.UnsupportedError, match=r"launch of 'ballot_sums': device '.*' "
+                       r"makes sub-groups of 128 work-items for this work-group size; sgcc's "
+                       r"group library holds at most 64"):
+        k(queue, (128,), (128,), buf, buf, buf, np.int32(0))
