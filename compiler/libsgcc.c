@@ -265,11 +265,16 @@ static char *render_text(const DiagRecord *record)
     return text;
 }
 
+/* A copy of len bytes (NUL bytes included) plus a terminating NUL. */
 static char *dup_or_null(const char *s, size_t len, bool *failed)
 {
     if (!s)
         return NULL;
-    char *copy = strndup(s, len);
+    char *copy = malloc(len + 1);
+    if (copy) {
+        memcpy(copy, s, len);
+        copy[len] = '\0';
+    }
     *failed |= !copy;
     return copy;
 }
@@ -297,6 +302,7 @@ static void keep_record(void *ctx, const DiagRecord *record)
         .file = dup_or_null(record->file, strlen(record->file), &failed),
         .message = dup_or_null(record->message, strlen(record->message), &failed),
         .source_line = dup_or_null(record->source_line, record->source_line_len, &failed),
+        .source_line_length = record->source_line ? record->source_line_len : 0,
         .text = render_text(record),
     };
     diag_option_text(record, option, sizeof option);

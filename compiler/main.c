@@ -855,7 +855,7 @@ static void print_diagnostics(Diag *printer, const sgcc_result *result)
                         .column = d->column,
                         .message = d->message,
                         .source_line = d->source_line,
-                        .source_line_len = d->source_line ? strlen(d->source_line) : 0};
+                        .source_line_len = d->source_line_length};
         /* The option text is "-Wname" or "-Werror=name"; the record wants the id. */
         if (d->option) {
             const char *name = d->option + 2;

@@ -81,6 +81,7 @@ typedef struct sgcc_diagnostic {
     const char *option;      /* "-Wname" / "-Werror=name" for a warning, else NULL */
     const char *source_line; /* the line at the location, without newline, or NULL */
     const char *text;        /* all of it as sgcc prints it (locus, message, line, caret) */
+    size_t source_line_length; /* bytes of source_line (it may hold a NUL byte) */
 } sgcc_diagnostic;
 
 typedef struct sgcc_options sgcc_options;
