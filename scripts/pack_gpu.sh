@@ -15,7 +15,9 @@ for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups sa
            tests/clprobe tests/reduce/test_reduce tests/runtime/test_runtime \
            tests/runtime/test_kernel_unsupported \
            bench/bench_build_cache bench/bench_tiles bench/bench_launch_overhead \
-           bench/bench_cpu_suite tests/exec_barrier/exec_barrier; do
+           bench/bench_cpu_suite tests/exec_barrier/exec_barrier \
+           tests/runtime/test_interop tests/runtime/test_interop_cuda tests/runtime/test_compile \
+           bench/bench_runtime_compile; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"
 done
 # Pre-translated sources: sgcc -t all for every unit a gpu_run.sh needs.
