@@ -47,6 +47,42 @@ export PATH="$P/bin:$PATH"
 export PKG_CONFIG_PATH="$L/pkgconfig"
 export LD_LIBRARY_PATH="$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
+# ---- libsgcc: a host that compiles SGC at run time (docs/LIBSGCC.md) ---------
+for f in include/sgcc.h "$libdir/libsgcc.a" "$libdir/libsgcc.so" "$libdir/pkgconfig/sgcc.pc"; do
+    check "installed $f" test -e "$P/$f"
+done
+cat >"$tmp/libsgcc_host.c" <<'C'
+#include <sgcc.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+    const char *src = "kernel void k(global int *p) { p[0] = N; }\n";
+    sgcc_options *o = sgcc_options_create();
+    sgcc_options_add_define(o, "N=42");
+    sgcc_result *r = NULL;
+    sgcc_status st = sgcc_compile_string(o, "k.sgc", src, strlen(src), &r);
+    const char *cl = sgcc_result_get_output(r, SGCC_OUTPUT_OPENCL, NULL);
+    int ok = st == SGCC_OK && cl && strstr(cl, "p[0] = 42;");
+    sgcc_result_destroy(r);
+    st = sgcc_compile_string(o, "bad.sgc", "kernel void k(", 14, &r);
+    ok = ok && st == SGCC_ERROR_COMPILE && sgcc_result_get_diagnostic_count(r) > 0;
+    sgcc_result_destroy(r);
+    sgcc_options_destroy(o);
+    puts(ok ? "libsgcc ok" : "libsgcc FAILED");
+    return !ok;
+}
+C
+check "libsgcc: a host builds with pkg-config sgcc (shared)" bash -c \
+    'cc -o "$1/host_shared" "$1/libsgcc_host.c" $(pkg-config --cflags --libs sgcc)' _ "$tmp"
+check "libsgcc: the host compiles SGC at run time (shared)" "$tmp/host_shared"
+check "libsgcc: the host needs no libclang, flex or bison at run time" \
+    bash -c '! ldd "$1" | grep -q "clang\|libfl"' _ "$tmp/host_shared"
+check "libsgcc: a host links the static library" bash -c \
+    'cc -o "$1/host_static" "$1/libsgcc_host.c" $(pkg-config --cflags sgcc) "$2/libsgcc.a" \
+     $(pkg-config --static --libs-only-l sgcc | sed "s/-lsgcc//")' _ "$tmp" "$L"
+check "libsgcc: the statically linked host runs" "$tmp/host_static"
+
 # The examples are copied so that the depfile check can touch their files.
 mkdir -p "$tmp/src"
 cp -r "$root/samples/consumer" "$root/samples/meson-consumer" "$root/samples/cmake-consumer" \
