@@ -59,7 +59,7 @@ def key(exe: str, source_text: str, options: dict) -> str:
     digest, version = exe_identity(exe)
     material = json.dumps({"format": FORMAT, "sgcc": version, "binary": digest,
                            "options": options, "source": source_text}, sort_keys=True)
-    return hashlib.sha256(material.encode()).hexdigest()
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _entry_path(k: str) -> Path:
@@ -70,7 +70,7 @@ def load(k: str):
     """The entry stored under `k`, or None (absent, unreadable, or an
     #include'd file changed since)."""
     try:
-        entry = json.loads(_entry_path(k).read_text())
+        entry = json.loads(_entry_path(k).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if entry.get("format") != FORMAT:
@@ -94,7 +94,7 @@ def store(k: str, entry: dict, deps) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
-            with os.fdopen(fd, "w") as f:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(data, f)
             os.replace(tmp, path)
         except BaseException:

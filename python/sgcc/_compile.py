@@ -74,7 +74,7 @@ def _read_depfile(path: Path, cwd: str, skip_dir: str):
     """Absolute paths of the inputs a make-style depfile names, without the
     files in `skip_dir` (the private copy of a source= text)."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
     except OSError:
         return []
     text = text.replace("\\\n", " ")
@@ -108,7 +108,8 @@ def _read_depfile(path: Path, cwd: str, skip_dir: str):
 
 def _run(cmd, cwd):
     try:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, encoding="utf-8",
+                              errors="replace")
     except OSError as e:
         raise ToolError(f"cannot run {cmd[0]}: {e}") from None
 
@@ -134,7 +135,7 @@ def _translate(exe, source, path, name, args, target):
         tmp = os.path.realpath(tmp)
         if source is not None:
             input_name = f"{name}.sgc"
-            Path(tmp, input_name).write_text(source)
+            Path(tmp, input_name).write_text(source, encoding="utf-8")
             cwd = tmp
         else:
             input_name, cwd = os.fspath(path), os.getcwd()
@@ -149,9 +150,9 @@ def _translate(exe, source, path, name, args, target):
             diags = json.loads(proc.stderr or "[]")
         except ValueError:
             diags = []
-        description = json.loads(Path(out + ".json").read_text())
-        opencl = Path(out + ".cl").read_text() if target in ("all", "opencl") else None
-        cuda = Path(out + ".cu").read_text() if target in ("all", "cuda") else None
+        description = json.loads(Path(out + ".json").read_text(encoding="utf-8"))
+        opencl = Path(out + ".cl").read_text(encoding="utf-8") if target in ("all", "opencl") else None
+        cuda = Path(out + ".cu").read_text(encoding="utf-8") if target in ("all", "cuda") else None
         deps = _read_depfile(Path(out + ".d"), cwd, tmp)
         return description, opencl, cuda, diags, deps
 
@@ -199,7 +200,7 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
 
 def _read_source(path):
     try:
-        return Path(path).read_text()
+        return Path(path).read_bytes().decode("utf-8", "surrogateescape")
     except OSError as e:
         raise ToolError(f"cannot read {os.fspath(path)}: {e.strerror}") from None
 

@@ -211,3 +211,14 @@ def test_warnings_are_python_warnings_also_when_cached(tmp_path, monkeypatch):
             m = sgcc.compile(source=src)
         assert m.diagnostics[0]["severity"] == "warning"
         assert not m.kernels[0].supported("cuda") and m.kernels[0].supported("opencl")
+
+
+def test_utf8_source(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    src = "/* Größe — ∑ */\nkernel void k(global int *o) { o[0] = 1; }\n"
+    a = sgcc.compile(source=src)
+    f = tmp_path / "u.sgc"
+    f.write_bytes(src.encode())
+    b = sgcc.compile(path=f)
+    assert a.kernels[0].name == b.kernels[0].name == "k"
+    assert sgcc.compile(source=src).opencl_source == a.opencl_source   # from the cache
