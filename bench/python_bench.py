@@ -72,8 +72,8 @@ def launch_figures(n):
     import pyopencl as cl
     import sgcc.pyopencl as sgcl
     module = sgcc.compile(source=SOURCE)
-    print(f"\n| device | plain pyopencl us/launch | sgcc.pyopencl.Kernel us/launch | "
-          f"overhead us | checks alone us |\n|---|---:|---:|---:|---:|")
+    print("\n| device | plain pyopencl us/launch | sgcc.pyopencl.Kernel us/launch | "
+          "overhead us | checks alone us |\n|---|---:|---:|---:|---:|")
     for p in cl.get_platforms():
         if "Oclgrind" in p.name:
             continue

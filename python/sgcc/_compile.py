@@ -151,8 +151,10 @@ def _translate(exe, source, path, name, args, target):
         except ValueError:
             diags = []
         description = json.loads(Path(out + ".json").read_text(encoding="utf-8"))
-        opencl = Path(out + ".cl").read_text(encoding="utf-8") if target in ("all", "opencl") else None
-        cuda = Path(out + ".cu").read_text(encoding="utf-8") if target in ("all", "cuda") else None
+        def output(ext, wanted):
+            return Path(out + ext).read_text(encoding="utf-8") if wanted else None
+        opencl = output(".cl", target in ("all", "opencl"))
+        cuda = output(".cu", target in ("all", "cuda"))
         deps = _read_depfile(Path(out + ".d"), cwd, tmp)
         return description, opencl, cuda, diags, deps
 

@@ -115,11 +115,13 @@ def device_caps(device) -> _caps.DeviceCaps:
 def default_device(module=None):
     """sgrt's default device: the first GPU, else the first CPU, else any
     other device, a simulator that claims every device type (Oclgrind) last;
-    with `module`, the first such device that can run every kernel of it.  Raises UnsupportedError naming why each device was passed over."""
+    with `module`, the first such device that can run every kernel of it.
+    Raises UnsupportedError naming why each device was passed over."""
     try:
         devices = [d for p in cl.get_platforms() for d in p.get_devices()]
     except cl.Error:
         devices = []
+
     def rank(d):
         t = d.type
         if t & cl.device_type.GPU and t & cl.device_type.CPU:
