@@ -750,11 +750,35 @@ static bool commit_output(Writer *w, Output *o)
 
 /* Stages every output, then renames them all; nothing is renamed unless
  * every temporary was written. */
-static void write_outputs(Writer *w)
+/* mkdir -p for a directory the user named with a trailing slash ("-o
+ * build/"): that spelling says "a directory", so it is made, as the
+ * outputs are about to be written (never when the input has errors). */
+static void make_named_directory(Writer *w, const char *dir)
+{
+    if (!dir || !ends_with(dir, "/"))
+        return;
+    char *path = strdup(dir);
+    for (char *p = path ? path + 1 : NULL; p && *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            io_error(w, "cannot create directory '%s': %s", path, strerror(errno));
+        *p = '/';
+    }
+    free(path);
+}
+
+static void write_outputs(Writer *w, const DriverOptions *opt)
 {
     mode_t mask = umask(0);
     umask(mask);
-    for (int i = 0; i < w->count; i++)
+    if (writes_code(opt)) {
+        make_named_directory(w, opt->output);
+        make_named_directory(w, opt->header);
+        make_named_directory(w, opt->emit_json);
+    }
+    for (int i = 0; i < w->count && !w->failed; i++)
         if (!stage_output(w, &w->outputs[i], 0666 & ~mask))
             return;
     for (int i = 0; i < w->count; i++)
@@ -999,7 +1023,7 @@ static int run_job(const DriverOptions *opt, const Job *job, Diag *printer)
         print_stats(job->name, result);
     if (status == SGCC_OK) {
         collect_outputs(opt, job, result, &w);
-        write_outputs(&w);
+        write_outputs(&w, opt);
     } else if (!result) {
         io_error(&w, status == SGCC_ERROR_IO ? "cannot read standard input: %s" : "%s",
                  status == SGCC_ERROR_IO ? strerror(errno) : sgcc_status_to_string(status));

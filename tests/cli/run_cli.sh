@@ -347,6 +347,10 @@ run 0 -t cuda -o existing a/ok.sgc a/two.sgc
 check "-o an existing directory works like DIR/" test -s existing/ok.cu -a -s existing/two.cu -a ! -e existing/ok.cl
 run 0 -t opencl -o existing a/ok.sgc
 check "one input, -o DIR: DIR/stem.cl" test -s existing/ok.cl
+run 0 -o new/sub/ a/ok.sgc a/two.sgc
+check "-o DIR/ that does not exist yet: made" test -s new/sub/ok.cl -a -s new/sub/two.cu
+run 1 -o never/ b/defs.sgc
+check "-o DIR/ and an input error: no directory made" test ! -e never
 run 2 -o file.cl a/ok.sgc a/two.sgc
 check "-o FILE with two inputs is a usage error" grep -q "name a directory" "$tmp/err"
 run 2 -MF d.d -MD a/ok.sgc a/two.sgc
