@@ -168,6 +168,56 @@ bool emit_has_only_full_warps(const Symbol *fn)
     return twos >= 5;
 }
 
+/* fixed_size_group<S> with S a spec constant: N is known only when the
+ * device compiler runs, so the output checks SPEC 1.1's rule there, in the
+ * preprocessor (the host binds S with -DSGC_SPEC_<id>).  The maximum is what
+ * the target knows: CUDA and the nvptx tier 32 (a warp), the kernel's
+ * reqd_sub_group_size, else 64 (the largest sub-group of any device and of
+ * the 64-bit lane masks).  The wg tier refuses the kernel anyway (no
+ * sub-groups).  Sizes written as larger expressions are left to the
+ * library (CUDA: its static_assert). */
+static void fixed_size_check(EmitCtx *ctx, const Node *call, bool cuda)
+{
+    const Type *ty = group_of(call);
+    const Node *size = ty && ty->group_size <= 0 ? ty->group_size_expr : NULL;
+    while (size && size->kind == ND_CAST && size->is_implicit)
+        size = size->lhs;
+    if (!size || size->kind != ND_IDENT || !size->sym || size->sym->kind != SYM_SPEC_CONST)
+        return;
+    const Symbol *sc = size->sym;
+    const Symbol *fn = ctx->function;
+    int reqd = fn && fn->is_kernel ? fn->reqd_sub_group_size : 0;
+    unsigned id = (unsigned)sc->spec_id;
+    char key[160];
+    snprintf(key, sizeof key, "fixed-size-check:%s:%d", sc->name, reqd);
+    EmitBuffer b;
+    emit_buffer_init(&b);
+    emit_printf(&b, "\n/* fixed_size_group<%s> (SPEC 1.1): the bound value must be a power of two,\n"
+                    " * at most the sub-group size. */\n"
+                    "#if defined(SGC_SPEC_%u) && !defined(SGC_TIER_WG)\n"
+                    "#if (SGC_SPEC_%u) <= 0 || ((SGC_SPEC_%u) & ((SGC_SPEC_%u) - 1)) != 0\n"
+                    "#error \"sgc: fixed_size_group<%s>: spec constant '%s' (ID %u) must be "
+                    "a power of two\"\n",
+                sc->name, id, id, id, id, sc->name, sc->name, id);
+    const char *why = cuda ? "a CUDA warp" : "the largest sub-group size of any device";
+    int max = cuda ? 32 : 64;
+    if (reqd > 0) {
+        max = reqd;
+        why = "the kernel's reqd_sub_group_size";
+    }
+    if (!cuda && reqd == 0)
+        emit_printf(&b, "#elif defined(SGC_TIER_NVPTX) && (SGC_SPEC_%u) > 32\n"
+                        "#error \"sgc: fixed_size_group<%s>: spec constant '%s' (ID %u) "
+                        "must be at most the sub-group size, 32 on this device (an NVIDIA warp)\"\n",
+                    id, sc->name, sc->name, id);
+    emit_printf(&b, "#elif (SGC_SPEC_%u) > %d\n"
+                    "#error \"sgc: fixed_size_group<%s>: spec constant '%s' (ID %u) must be "
+                    "at most the sub-group size, %d (%s)\"\n#endif\n#endif\n",
+                id, max, sc->name, sc->name, id, max, why);
+    emit_prelude_piece(ctx, key, b.data);
+    emit_buffer_free(&b);
+}
+
 static void group_ctor(EmitCtx *ctx, const Node *call, bool cuda)
 {
     Builtin bi = (Builtin)call->builtin;
@@ -176,6 +226,7 @@ static void group_ctor(EmitCtx *ctx, const Node *call, bool cuda)
     const Node *parent = emit_call_arg(call, 0);
     switch (bi) {
     case BI_GET_FIXED_SIZE_GROUP:
+        fixed_size_check(ctx, call, cuda);
         if (cuda) {
             emit_out(ctx, "sgc::get_fixed_size_group<");
             print_fixed_size(ctx, call);

@@ -93,6 +93,8 @@ static void opencl_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_defin
     }
     if (fn->reqd_sub_group_size > 0) {
         emit_use(ctx, USE_REQD_SUB_GROUP_SIZE);
+        if (fn->reqd_sub_group_size != 32)
+            emit_use(ctx, USE_TIERS); /* its refusal on the nvptx tier */
         emit_out(ctx, "SGC_REQD_SUB_GROUP_SIZE(%d) ", fn->reqd_sub_group_size);
     }
 }
@@ -167,6 +169,20 @@ static void opencl_math_call(EmitCtx *ctx, const Node *call)
     emit_call_args(ctx, call, true);
 }
 
+/* What a kernel needs that the device may lack stops the device build with
+ * #error, keyed on the device compiler's own macros, so that every host
+ * (sgrt, PyOpenCL, a raw OpenCL host) gets an error, never wrong results or
+ * a hang (docs/LOWERING.md "Refusals in the OpenCL output"):
+ *  - sub-groups, on the wg tier;
+ *  - non-uniform groups (ballot, tangle, opportunistic) on the khr tier:
+ *    their partitions run sub-group operations in divergent control flow,
+ *    which OpenCL promises only with cl_khr_subgroup_ballot plus a
+ *    non-uniform extension (PoCL 5 has ballot and shuffle without them; its
+ *    sub-group operations are work-group barriers there, and a ballot-group
+ *    kernel hung).  The same rule as sgrt's (runtime/opencl.c);
+ *    SGC_FORCE_NO_NON_UNIFORM pretends the extensions are absent (tests);
+ *  - a reqd_sub_group_size other than 32 on the nvptx tier, whose
+ *    sub-groups are always 32-wide warps. */
 static void opencl_kernel_tier_errors(EmitCtx *ctx, EmitBuffer *out)
 {
     for (int i = 0; i < ctx->tu->kernel_count; i++) {
@@ -175,6 +191,19 @@ static void opencl_kernel_tier_errors(EmitCtx *ctx, EmitBuffer *out)
             emit_printf(out, "#if defined(SGC_TIER_WG)\n#error \"sgc: kernel '%s' needs "
                              "sub-groups (cl_khr_subgroups), not supported on this device\"\n"
                              "#endif\n", k->name);
+        if (k->uses_non_uniform_groups)
+            emit_printf(out, "#if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || "
+                             "!defined(cl_khr_subgroup_ballot) || \\\n"
+                             "    (!defined(cl_khr_subgroup_non_uniform_vote) && "
+                             "!defined(cl_khr_subgroup_non_uniform_arithmetic)))\n"
+                             "#error \"sgc: kernel '%s' uses non-uniform groups (ballot, tangle or "
+                             "opportunistic), which need sub-group operations in divergent control "
+                             "flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or "
+                             "_arithmetic), not supported on this device\"\n#endif\n", k->name);
+        if (k->reqd_sub_group_size > 0 && k->reqd_sub_group_size != 32)
+            emit_printf(out, "#if defined(SGC_TIER_NVPTX)\n#error \"sgc: kernel '%s' requires "
+                             "sub-group size %d, not supported on this device: NVIDIA sub-groups "
+                             "are 32-wide warps\"\n#endif\n", k->name, k->reqd_sub_group_size);
     }
 }
 

@@ -18,7 +18,9 @@
 
 #include "emit_internal.h"
 
+#ifndef SGCC_NO_LIBCLANG
 #include <clang-c/Index.h>
+#endif
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,19 @@ static void report_mapped(Diag *diag, const char *file, unsigned line, const cha
 
 /* ---- OpenCL C through libclang ------------------------------------------ */
 
+#ifdef SGCC_NO_LIBCLANG
+/* Built without libclang's headers (meson found no libclang): the OpenCL
+ * half of --verify reports that it cannot run. */
+static void verify_opencl(const TranslationUnit *tu, const char *name, const EmitBuffer *code,
+                          Diag *diag)
+{
+    (void)tu, (void)code;
+    diag_report_at(diag, DIAG_ERROR, name, 0, 0,
+                   "OpenCL C: --verify is not available: this sgcc was built without libclang "
+                   "(install libclang-19-dev, or set -Dllvm_dir, and rebuild)");
+}
+#else
+
 /* The libclang entry points we use, written once: X(name, return, params). */
 #define LIBCLANG_FUNCTIONS(X)                                                              \
     X(clang_createIndex, CXIndex, (int, int))                                              \
@@ -95,7 +110,6 @@ static void report_mapped(Diag *diag, const char *file, unsigned line, const cha
     X(clang_getCursorKind, enum CXCursorKind, (CXCursor))                                  \
     X(clang_getCursorSpelling, CXString, (CXCursor))                                       \
     X(clang_getCursorLocation, CXSourceLocation, (CXCursor))
-
 
 typedef struct Libclang {
     void *handle;
@@ -302,6 +316,7 @@ static void verify_opencl(const TranslationUnit *tu, const char *name, const Emi
     free_strings(seen.keys, seen.count);
     free_strings(defines, define_count);
 }
+#endif /* SGCC_NO_LIBCLANG */
 
 /* ---- CUDA C through NVRTC (dlopen) ---------------------------------------- */
 

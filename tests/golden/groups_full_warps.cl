@@ -21,6 +21,10 @@
 #if defined(SGC_TIER_WG)
 #error "sgc: kernel 'tangled' needs sub-groups (cl_khr_subgroups), not supported on this device"
 #endif
+#if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
+    (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#error "sgc: kernel 'tangled' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
  * group value types, their constructors and members (SPEC §1.1, §2), and the

@@ -12,6 +12,10 @@
 #if defined(SGC_TIER_WG)
 #error "sgc: kernel 'sub_groups' needs sub-groups (cl_khr_subgroups), not supported on this device"
 #endif
+#if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
+    (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#error "sgc: kernel 'sub_groups' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
  * group value types, their constructors and members (SPEC §1.1, §2), and the
@@ -506,6 +510,18 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_KHR_FN_bit_xor(prefix) prefix##_xor
 #define SGC_KHR_FN_logical_and(prefix) prefix##_logical_and
 #define SGC_KHR_FN_logical_or(prefix) prefix##_logical_or
+
+/* fixed_size_group<TILE> (SPEC 1.1): the bound value must be a power of two,
+ * at most the sub-group size. */
+#if defined(SGC_SPEC_0) && !defined(SGC_TIER_WG)
+#if (SGC_SPEC_0) <= 0 || ((SGC_SPEC_0) & ((SGC_SPEC_0) - 1)) != 0
+#error "sgc: fixed_size_group<TILE>: spec constant 'TILE' (ID 0) must be a power of two"
+#elif defined(SGC_TIER_NVPTX) && (SGC_SPEC_0) > 32
+#error "sgc: fixed_size_group<TILE>: spec constant 'TILE' (ID 0) must be at most the sub-group size, 32 on this device (an NVIDIA warp)"
+#elif (SGC_SPEC_0) > 64
+#error "sgc: fixed_size_group<TILE>: spec constant 'TILE' (ID 0) must be at most the sub-group size, 64 (the largest sub-group size of any device)"
+#endif
+#endif
 /* opencl_subgroup.cl — prelude section "opencl_subgroup": the group
  * functions and algorithms of SPEC §1.1 on sub-group-scope groups
  * (sub_group, ballot, fixed-size, tangle, opportunistic).  Needs

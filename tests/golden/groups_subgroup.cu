@@ -205,7 +205,8 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 template <unsigned N>
 __device__ __forceinline__ group get_fixed_size_group(group parent)
 {
-    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32, "fixed_size_group<N>: N must be a power of two <= 32");
+    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32,
+                  "sgc: fixed_size_group<N>: N must be a power of two, at most the sub-group size, 32 (a CUDA warp)");
     return get_fixed_size_group(parent, N);
 }
 
@@ -267,6 +268,16 @@ SGC_LOGICAL(logical_or, a != T(0) || b != T(0), 0)
 #undef SGC_LOGICAL
 
 } /* namespace sgc */
+
+/* fixed_size_group<TILE> (SPEC 1.1): the bound value must be a power of two,
+ * at most the sub-group size. */
+#if defined(SGC_SPEC_0) && !defined(SGC_TIER_WG)
+#if (SGC_SPEC_0) <= 0 || ((SGC_SPEC_0) & ((SGC_SPEC_0) - 1)) != 0
+#error "sgc: fixed_size_group<TILE>: spec constant 'TILE' (ID 0) must be a power of two"
+#elif (SGC_SPEC_0) > 32
+#error "sgc: fixed_size_group<TILE>: spec constant 'TILE' (ID 0) must be at most the sub-group size, 32 (a CUDA warp)"
+#endif
+#endif
 /* cuda_subgroup.cuh — prelude section "cuda_subgroup": the group functions
  * and algorithms of SPEC §1.1 on sub-group-scope groups (sgc::group).
  * Needs "cuda_base".

@@ -205,7 +205,8 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 template <unsigned N>
 __device__ __forceinline__ group get_fixed_size_group(group parent)
 {
-    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32, "fixed_size_group<N>: N must be a power of two <= 32");
+    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32,
+                  "sgc: fixed_size_group<N>: N must be a power of two, at most the sub-group size, 32 (a CUDA warp)");
     return get_fixed_size_group(parent, N);
 }
 

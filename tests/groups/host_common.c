@@ -479,7 +479,9 @@ TestCounts test_run_matrix(const TestOptions *opt, TestLaunchFn launch, void *ct
     unsigned variant = 0;
     for (int k = 0; k < test_kernel_count; k++) {
         const TestKernel *tk = &test_kernels[k];
-        if ((tk->type == TY_DOUBLE && !opt->has_fp64) || !selected(opt->only, tk->name)) {
+        int sampled = !opt->sample_count || k % opt->sample_count == opt->sample_index ||
+                      tk->family == FAM_VOTE;
+        if ((tk->type == TY_DOUBLE && !opt->has_fp64) || !selected(opt->only, tk->name) || !sampled) {
             counts.skipped++;
             continue;
         }

@@ -64,6 +64,9 @@ typedef struct TestOptions {
     int has_fp64;
     int verbose;
     const char *only;        /* comma-separated name fragments to run, or NULL */
+    /* Sampling (--sample I/N): kernel k runs when k % N == I (the vote
+     * kernel always), so N runs with I = 0..N-1 cover the matrix once. */
+    int sample_index, sample_count;
 } TestOptions;
 
 typedef struct TestCounts {

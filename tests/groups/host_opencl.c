@@ -4,7 +4,7 @@
  * kernels.cl; the checking is host_common.c's.
  *
  * usage: groups_opencl [-p DEVICE] [-o BUILD-OPTIONS] [-l LABEL] [-k NAME]
- *                      [--no-divergent] [-v] TEST_KERNELS.cl KERNELS.cl
+ *                      [--sample I/N] [--no-divergent] [-v] TEST_KERNELS.cl KERNELS.cl
  *        groups_opencl --list
  * DEVICE is a substring of "platform :: device" (--list prints them).
  * Exit status: 0 all passed, 1 a case failed, 77 no such device (skip). */
@@ -207,7 +207,13 @@ int main(int argc, char **argv)
             opt.backend = argv[++i];
         else if (!strcmp(argv[i], "-k") && i + 1 < argc)
             opt.only = argv[++i];
-        else if (!strcmp(argv[i], "--no-divergent"))
+        else if (!strcmp(argv[i], "--sample") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d/%d", &opt.sample_index, &opt.sample_count) != 2 ||
+                opt.sample_count < 1 || opt.sample_index < 0 || opt.sample_index >= opt.sample_count) {
+                fprintf(stderr, "--sample wants I/N with 0 <= I < N\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--no-divergent"))
             opt.divergent = 0;
         else if (!strcmp(argv[i], "--list"))
             list = 1;
@@ -223,7 +229,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (nfiles != 2) {
-        fprintf(stderr, "usage: %s [--list] [-p DEVICE] [-o OPTIONS] [-l LABEL] [-k NAME] [--no-divergent] [-v] "
+        fprintf(stderr, "usage: %s [--list] [-p DEVICE] [-o OPTIONS] [-l LABEL] [-k NAME] [--sample I/N] [--no-divergent] [-v] "
                         "TEST_KERNELS.cl KERNELS.cl\n", argv[0]);
         return 2;
     }

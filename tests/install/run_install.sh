@@ -34,11 +34,15 @@ P=$tmp/stage$prefix
 L=$P/$libdir
 for f in bin/sgcc bin/sgrt-info include/sgrt.h "$libdir/libsgrt.a" "$libdir/libsgrt.so" \
          "$libdir/pkgconfig/sgrt.pc" "$libdir/cmake/sgcc/sgccConfig.cmake" \
-         "$libdir/cmake/sgcc/sgccConfigVersion.cmake" share/man/man1/sgcc.1; do
+         "$libdir/cmake/sgcc/sgccConfigVersion.cmake" share/man/man1/sgcc.1 \
+         share/man/man1/sgrt-info.1 share/doc/sgcc/LICENSE share/doc/sgcc/README.md \
+         share/doc/sgcc/CHANGELOG.md share/doc/sgcc/REFERENCE.md \
+         share/doc/sgcc/diagnostics.schema.json; do
     check "installed $f" test -e "$P/$f"
 done
 check "installed sgcc runs" bash -c '"$1" --version | grep -qx "sgcc [0-9.]*"' _ "$P/bin/sgcc"
 check "man page is roff for sgcc(1)" grep -q '^\.TH "sgcc" "1"' "$P/share/man/man1/sgcc.1"
+check "man page is roff for sgrt-info(1)" grep -q '^\.TH "sgrt-info" "1"' "$P/share/man/man1/sgrt-info.1"
 check "sgrt.pc is relocatable" grep -qx 'prefix=${pcfiledir}/.*' "$L/pkgconfig/sgrt.pc"
 check "pkg-config --static lists sgrt's own dependencies" bash -c \
     'PKG_CONFIG_PATH="$1" pkg-config --static --libs sgrt | grep -q -- -lOpenCL' _ "$L/pkgconfig"
@@ -46,6 +50,15 @@ check "pkg-config --static lists sgrt's own dependencies" bash -c \
 export PATH="$P/bin:$PATH"
 export PKG_CONFIG_PATH="$L/pkgconfig"
 export LD_LIBRARY_PATH="$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+check "sgrt-info --help" bash -c '"$1" --help | grep -q "^usage: sgrt-info"' _ "$P/bin/sgrt-info"
+check "sgrt-info: bad usage exits 2" bash -c '"$1" --bogus; [ $? -eq 2 ]' _ "$P/bin/sgrt-info"
+check "sgrt-info --json is JSON with a selected device" bash -c \
+    '"$1" --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"devices\"] and d[\"selected\"] is not None and \"sub_groups\" in d[\"devices\"][0]"' \
+    _ "$P/bin/sgrt-info"
+check "sgrt-info: no matching device exits 1, JSON says why" bash -c \
+    'out=$("$1" --json -d no-such-device); [ $? -eq 1 ] && echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"selected\"] is None and \"no-such-device\" in d[\"error\"]"' \
+    _ "$P/bin/sgrt-info"
 
 # ---- libsgcc: a host that compiles SGC at run time (docs/LIBSGCC.md) ---------
 for f in include/sgcc.h "$libdir/libsgcc.a" "$libdir/libsgcc.so" "$libdir/pkgconfig/sgcc.pc"; do

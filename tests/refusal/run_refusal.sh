@@ -1,0 +1,114 @@
+#!/bin/sh
+# run_refusal.sh SGCC CLBUILD SRCDIR PLATFORM [NVCC] — the refusals that
+# sgcc writes into its output (docs/LOWERING.md "Refusals in the OpenCL
+# output"): each case is translated, then built by the device compiler of
+# the OpenCL platform whose name contains PLATFORM (tests/tools/clbuild.c)
+# with host defines that bind spec constants or force a tier; a refusal
+# must stop the build with sgcc's message (naming the kernel or the spec
+# constant and the rule), and only where the rule is broken.  With NVCC,
+# the CUDA output's refusal of fixed_size_group<W> is checked as well.
+# Exit 0 all checks pass, 1 a check failed, 77 no such platform (skip).
+sgcc=$1 clbuild=$2 src=$3 platform=$4 nvcc=${5:-}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0 checks=0
+
+for case in "$src"/*.sgc; do
+    name=$(basename "$case" .sgc)
+    "$sgcc" -t all -o "$tmp/$name" "$case" || { echo "FAIL sgcc $name"; exit 1; }
+done
+
+# build NAME OPTIONS: the build log in $tmp/log, the exit status returned.
+build() {
+    CLBUILD_PLATFORM=$platform "$clbuild" -o "$2" "$tmp/$1.cl" >"$tmp/log" 2>&1
+}
+
+# expect_ok NAME OPTIONS
+expect_ok() {
+    checks=$((checks + 1))
+    build "$1" "$2"
+    case $? in
+        0) echo "ok   $1 [$2] builds" ;;
+        3) echo "SKIP: no OpenCL device on a platform matching '$platform'"; exit 77 ;;
+        *) echo "FAIL $1 [$2] should build:"; cat "$tmp/log"; fails=$((fails + 1)) ;;
+    esac
+}
+
+# expect_refused NAME OPTIONS MESSAGE [NOT_MESSAGE]: the build fails and its
+# log holds MESSAGE (and not NOT_MESSAGE, a refusal that must not be there).
+expect_refused() {
+    checks=$((checks + 1))
+    build "$1" "$2"
+    status=$?
+    [ $status -eq 3 ] && { echo "SKIP: no OpenCL device on a platform matching '$platform'"; exit 77; }
+    if [ $status -ne 0 ] && grep -qF "$3" "$tmp/log" &&
+       { [ -z "${4:-}" ] || ! grep -qF "$4" "$tmp/log"; }; then
+        echo "ok   $1 [$2] refused: $3"
+    else
+        echo "FAIL $1 [$2] should be refused with: $3${4:+ (and without: $4)}"
+        cat "$tmp/log"
+        fails=$((fails + 1))
+    fi
+}
+
+case $platform in
+Portable)
+    # PoCL 3.1: the wg tier (no sub-groups).
+    expect_refused non_uniform "" "kernel 'ballot_partitions' needs sub-groups (cl_khr_subgroups), not supported on this device"
+    expect_refused fixed_spec "-DSGC_SPEC_0=3" "kernel 'any_size' needs sub-groups" "must be a power of two"
+    ;;
+*)
+    # Item 7: fixed_size_group<W>, W bound by the host.
+    expect_ok fixed_spec ""
+    expect_ok fixed_spec "-DSGC_SPEC_0=16u"
+    expect_ok fixed_spec "-DSGC_SPEC_0=1"
+    for bad in 3 0 12u 48; do
+        expect_refused fixed_spec "-DSGC_SPEC_0=$bad" \
+            "sgc: fixed_size_group<W>: spec constant 'W' (ID 0) must be a power of two"
+    done
+    expect_refused fixed_spec "-DSGC_SPEC_0=128" \
+        "spec constant 'W' (ID 0) must be at most the sub-group size, 64"
+    # nvptx tier (forced here: the build fails on the PTX anyway, the #error
+    # must be among its errors).
+    expect_refused fixed_spec "-DSGC_NV_PTX=1 -DSGC_SPEC_0=64" \
+        "spec constant 'W' (ID 0) must be at most the sub-group size, 32 on this device"
+    expect_ok fixed_spec_reqd "-DSGC_SPEC_0=16"
+    expect_refused fixed_spec_reqd "-DSGC_SPEC_0=32" \
+        "must be at most the sub-group size, 16 (the kernel's reqd_sub_group_size)"
+    # Item 16: non-uniform groups on a khr device without the extensions.
+    expect_ok non_uniform ""
+    expect_refused non_uniform "-DSGC_FORCE_NO_NON_UNIFORM" \
+        "sgc: kernel 'ballot_partitions' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow" \
+        "kernel 'uniform_only' uses"
+    expect_ok tangle_helper ""
+    expect_refused tangle_helper "-DSGC_FORCE_NO_NON_UNIFORM" "kernel 'tangle_in_helper' uses non-uniform groups"
+    expect_refused tangle_helper "-DSGC_FORCE_NO_NON_UNIFORM" "kernel 'opportunistic_in_branch' uses non-uniform groups"
+    # Item 4: reqd_sub_group_size on the nvptx tier.
+    expect_ok reqd16 ""
+    expect_refused reqd16 "-DSGC_NV_PTX=1" \
+        "sgc: kernel 'sixteen' requires sub-group size 16, not supported on this device" \
+        "kernel 'thirty_two' requires"
+    ;;
+esac
+
+if [ -n "$nvcc" ]; then
+    # nvcc_check DEFINE EXPECT: EXPECT "ok" or a message of the refusal.
+    nvcc_check() {
+        checks=$((checks + 1))
+        if "$nvcc" -arch=sm_90 -c -x cu -o /dev/null "$1" "$tmp/fixed_spec.cu" >"$tmp/log" 2>&1; then
+            [ "$2" = ok ] && { echo "ok   nvcc fixed_spec [$1] builds"; return; }
+        elif [ "$2" != ok ] && grep -qF "$2" "$tmp/log"; then
+            echo "ok   nvcc fixed_spec [$1] refused: $2"
+            return
+        fi
+        echo "FAIL nvcc fixed_spec [$1], expected: $2"
+        cat "$tmp/log"
+        fails=$((fails + 1))
+    }
+    nvcc_check -DSGC_SPEC_0=8 ok
+    nvcc_check -DSGC_SPEC_0=3 "spec constant 'W' (ID 0) must be a power of two"
+    nvcc_check -DSGC_SPEC_0=64 "spec constant 'W' (ID 0) must be at most the sub-group size, 32 (a CUDA warp)"
+fi
+
+echo "$((checks - fails)) of $checks checks passed"
+[ $fails -eq 0 ]
