@@ -27,6 +27,20 @@ def _cupy():
     return cupy
 
 
+_raw_module_classes = {}
+
+
+def _raw_module(cp, **kwargs):
+    """A cupy.RawModule that can carry what `build` bound: RawModule is a
+    Cython class without a __dict__, a Python subclass of it has one."""
+    cls = _raw_module_classes.get(cp.RawModule)
+    if cls is None:
+        class RawModule(cp.RawModule):
+            """cupy.RawModule with sgcc_module, sgcc_spec and sgcc_options."""
+        cls = _raw_module_classes[cp.RawModule] = RawModule
+    return cls(**kwargs)
+
+
 def device_caps(device=None) -> _caps.DeviceCaps:
     cp = _cupy()
     dev = device if device is not None else cp.cuda.Device()
@@ -53,7 +67,7 @@ def build(module, spec=None, options=None, *, wg_strategy=None, device=None):
     cp = _cupy()
     caps = device_caps(device)
     opts, bound = build_options(module, spec, options, caps, wg_strategy)
-    raw = cp.RawModule(code=module.cuda_source, options=tuple(opts), backend="nvrtc")
+    raw = _raw_module(cp, code=module.cuda_source, options=tuple(opts), backend="nvrtc")
     raw.sgcc_module = module
     raw.sgcc_spec = bound
     raw.sgcc_options = opts
