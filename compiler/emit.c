@@ -1276,6 +1276,57 @@ static bool print_init_list_positional(EmitCtx *ctx, const Node *list)
     return true;
 }
 
+/* C++ (CUDA C under NVRTC) has no compound literals: a struct, union or
+ * scalar one becomes a call of a prelude template that returns its
+ * argument, copy-list-initialised from the same braces.  The result is a
+ * value, not C's lvalue (taking its address does not compile); an array
+ * compound literal has no such form and is reported. */
+static void print_cxx_compound_literal(EmitCtx *ctx, const Node *n)
+{
+    if (kind_of(emit_canonical(n->ty)) == TY_ARRAY) {
+        emit_error(ctx, n->loc, "array compound literals are not supported in %s: declare "
+                                "an array instead", ctx->hooks->target_name);
+        return;
+    }
+    emit_prelude_piece(ctx, "cxx_compound_literal",
+        "\n/* A C compound literal (T){...}: C++ has none (issue 25). */\n"
+        "template <class T> static __device__ __forceinline__ T sgc_literal(T value) "
+        "{ return value; }\n");
+    out_str(ctx, "sgc_literal<");
+    emit_type(ctx, n->ty, NULL, AS_ROLE_OTHER);
+    out_str(ctx, ">(");
+    print_init_list(ctx, n->init ? n->init : n->lhs);
+    out_str(ctx, ")");
+}
+
+/* C++17 has no designated initialisers, and a union's braces initialise
+ * its first member: `{.f = x}` of a union becomes `{x}` when f is the
+ * first member, else a lambda that zeroes the union and assigns the member
+ * (what C's initialisation does: the named member is the active one). */
+static bool print_cxx_union_designated(EmitCtx *ctx, const Node *list)
+{
+    const Type *ty = emit_canonical(list->ty);
+    const Node *e = list->items.head;
+    if (!ty || ty->kind != TY_UNION || !e || e->next || e->kind != ND_DESIG_INIT ||
+        e->items.count != 1 || !e->items.head->name || !ty->members)
+        return false;
+    const Node *value = e->lhs ? e->lhs : e->init;
+    if (ty->members->name && strcmp(ty->members->name, e->items.head->name) == 0) {
+        out_str(ctx, "{");
+        print_init_value(ctx, value);
+        out_str(ctx, "}");
+        return true;
+    }
+    out_str(ctx, "[&] { ");
+    emit_type_internal(ctx, list->ty, "sgc_union", AS_ROLE_OTHER);
+    out_str(ctx, " = {}; sgc_union.");
+    emit_name(ctx, e->items.head->name);
+    out_str(ctx, " = ");
+    print_init_value(ctx, value);
+    out_str(ctx, "; return sgc_union; }()");
+    return true;
+}
+
 static bool has_designators(const Node *list)
 {
     for (const Node *e = list->items.head; e; e = e->next)
@@ -1288,7 +1339,8 @@ static void print_init_list(EmitCtx *ctx, const Node *list)
 {
     bool saved = ctx->in_init_list;
     ctx->in_init_list = true;
-    if (ctx->hooks->is_cxx && has_designators(list) && print_init_list_positional(ctx, list)) {
+    if (ctx->hooks->is_cxx && has_designators(list) &&
+        (print_init_list_positional(ctx, list) || print_cxx_union_designated(ctx, list))) {
         ctx->in_init_list = saved;
         return;
     }
@@ -1491,6 +1543,10 @@ void emit_expr_prec(EmitCtx *ctx, const Node *n, EmitPrec prec)
         break;
     case ND_INIT_LIST: print_init_list(ctx, n); break;
     case ND_COMPOUND_LIT:
+        if (ctx->hooks->is_cxx) {
+            print_cxx_compound_literal(ctx, n);
+            break;
+        }
         out_str(ctx, "(");
         emit_type(ctx, n->ty, NULL, AS_ROLE_OTHER);
         out_str(ctx, ")");

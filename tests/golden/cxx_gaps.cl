@@ -1567,20 +1567,26 @@ struct point {
     int y;
 };
 
-#line 9 "cxx_gaps.sgc"
+#line 8 "cxx_gaps.sgc"
+union bits {
+    int i;
+    float f;
+};
+
+#line 10 "cxx_gaps.sgc"
 static __global int *as_ints(__global void *p) {
-#line 9 "cxx_gaps.sgc"
+#line 10 "cxx_gaps.sgc"
     return p;
 }
 
-#line 11 "cxx_gaps.sgc"
+#line 12 "cxx_gaps.sgc"
 static int jumps(int v) {
 
     int r = 0;
     if (v) {
         goto later;
     }
-#line 16 "cxx_gaps.sgc"
+#line 17 "cxx_gaps.sgc"
     int twice = v * 2, plain;
     const int fixed = 3;
     struct point pt = {v, fixed};
@@ -1605,13 +1611,13 @@ later:
         if (++retry < 3) {
             goto again;
         }
-#line 39 "cxx_gaps.sgc"
+#line 40 "cxx_gaps.sgc"
         r += retry;
     }
     return r;
 }
 
-#line 44 "cxx_gaps.sgc"
+#line 45 "cxx_gaps.sgc"
 __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     __local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];
     __global int *ints = raw;
@@ -1629,4 +1635,6 @@ __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     sgc_work_group wg = sgc_get_work_group();
     out[3] = sgc_wg_broadcast_int(wg, sgc_wg_scratch, 'a') + sgc_wg_broadcast_int(wg, sgc_wg_scratch, v < 2) + sgc_wg_broadcast_int(wg, sgc_wg_scratch, RED);
     out[4] = max('a', v) + max(v > 1, 0) + abs(v == 1);
+    union bits first = {.i = v}, later = {.f = 2.0f};
+    out[5] = first.i + later.i + (struct point){.y = v}.y;
 }

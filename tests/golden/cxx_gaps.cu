@@ -212,7 +212,8 @@ __device__ __forceinline__ group get_fixed_size_group(group parent, unsigned n)
 template <unsigned N>
 __device__ __forceinline__ group get_fixed_size_group(group parent)
 {
-    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32, "fixed_size_group<N>: N must be a power of two <= 32");
+    static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 32,
+                  "sgc: fixed_size_group<N>: N must be a power of two, at most the sub-group size, 32 (a CUDA warp)");
     return get_fixed_size_group(parent, N);
 }
 
@@ -876,6 +877,9 @@ __device__ __forceinline__ T inclusive_scan_over_group(work_group g, T x, Op op,
 
 } /* namespace sgc */
 
+/* A C compound literal (T){...}: C++ has none (issue 25). */
+template <class T> static __device__ __forceinline__ T sgc_literal(T value) { return value; }
+
 #line 5 "cxx_gaps.sgc"
 enum color {
     RED,
@@ -895,42 +899,48 @@ struct point {
     int y;
 };
 
-#line 9 "cxx_gaps.sgc"
+#line 8 "cxx_gaps.sgc"
+union bits {
+    int i;
+    float f;
+};
+
+#line 10 "cxx_gaps.sgc"
 static __device__ int *as_ints(void *p) {
-#line 9 "cxx_gaps.sgc"
+#line 10 "cxx_gaps.sgc"
     return (int *)p;
 }
 
-#line 11 "cxx_gaps.sgc"
+#line 12 "cxx_gaps.sgc"
 static __device__ int jumps(int v) {
 
     int r = 0;
     if (v) {
         goto later;
     }
-#line 16 "cxx_gaps.sgc"
+#line 17 "cxx_gaps.sgc"
     int twice;
-#line 16 "cxx_gaps.sgc"
+#line 17 "cxx_gaps.sgc"
     int plain;
-#line 16 "cxx_gaps.sgc"
+#line 17 "cxx_gaps.sgc"
     twice = v * 2;
     int fixed;
-#line 17 "cxx_gaps.sgc"
+#line 18 "cxx_gaps.sgc"
     fixed = 3;
     struct point pt;
-#line 18 "cxx_gaps.sgc"
+#line 19 "cxx_gaps.sgc"
     {
         struct point sgc_init = {v, fixed};
         pt = sgc_init;
     }
-#line 19 "cxx_gaps.sgc"
+#line 20 "cxx_gaps.sgc"
     int table[3];
-#line 19 "cxx_gaps.sgc"
+#line 20 "cxx_gaps.sgc"
     {
         int sgc_init[3] = {1, 2, 3};
         memcpy(table, sgc_init, sizeof sgc_init);
     }
-#line 20 "cxx_gaps.sgc"
+#line 21 "cxx_gaps.sgc"
     plain = twice + pt.y + table[2];
     r = plain;
 later:
@@ -938,7 +948,7 @@ later:
     case 1:
         r++;
         int k;
-#line 26 "cxx_gaps.sgc"
+#line 27 "cxx_gaps.sgc"
         k = v + 1;
         r += k;
         break;
@@ -953,13 +963,13 @@ later:
         if (++retry < 3) {
             goto again;
         }
-#line 39 "cxx_gaps.sgc"
+#line 40 "cxx_gaps.sgc"
         r += retry;
     }
     return r;
 }
 
-#line 44 "cxx_gaps.sgc"
+#line 45 "cxx_gaps.sgc"
 extern "C" __global__ void cxx_gaps(int *out, void *raw, int v) {
 
     int *ints = (int *)raw;
@@ -977,4 +987,6 @@ extern "C" __global__ void cxx_gaps(int *out, void *raw, int v) {
     sgc::work_group wg = sgc::get_work_group();
     out[3] = sgc::group_broadcast(wg, (int)'a') + sgc::group_broadcast(wg, (int)(v < 2)) + sgc::group_broadcast(wg, (int)RED);
     out[4] = max((int)'a', v) + max((int)(v > 1), 0) + abs((int)(v == 1));
+    union bits first = {v}, later = [&] { union bits sgc_union = {}; sgc_union.f = 2.0f; return sgc_union; }();
+    out[5] = first.i + later.i + sgc_literal<struct point>({{}, v}).y;
 }

@@ -22,6 +22,15 @@ struct pipe {
     int class;
 };
 
+union bits {
+    int i;
+    float f;
+};
+
+struct duo {
+    int a, b;
+};
+
 /* user functions with the names of built-ins, with other meanings */
 static int min(int a, int b) { return a > b ? a : b; }
 static int max(int a, int b) { return a - b; }
@@ -130,6 +139,10 @@ static void c_semantics(int *res, int v)
     /* truth values and character constants as values */
     res[n++] = (v < 3) + (v == 0) * 2 + !v * 4;
     res[n++] = 'z' - 'a';
+    /* compound literals and a union initialised through a later member */
+    res[n++] = ((struct duo){v, 2}).b * 10 + ((struct duo){.b = v}).a;
+    union bits ub = {.f = 1.0f};
+    res[n++] = ub.i;
     while (n < C_SEMANTICS_COUNT)
         res[n++] = -1;
 }
