@@ -167,3 +167,52 @@ def test_refusals_match_sgrt(module):
                         "requires sub-group size 16, but CUDA warps have 32 threads (sgcc "
                         "left it out of the cuda source)")
     assert _caps.kernel_refusal(module, module.kernel("partial_sums"), "opencl") is None
+
+
+def variant(module, **kernel_changes):
+    """The fixture module with its kernel (and the union) changed."""
+    desc = json.loads(json.dumps(module.description))
+    k = desc["kernels"][0]
+    for key, value in kernel_changes.items():
+        if key in k["requires"]:
+            k["requires"][key] = value
+            desc["requires"][key] = value
+        else:
+            k[key] = value
+    return sgcc.Module(desc, "/* cl */", "/* cu */")
+
+
+def test_every_refusal_message(module):
+    full = caps(extensions="cl_intel_subgroups cl_khr_subgroup_ballot "
+                           "cl_khr_subgroup_non_uniform_vote cl_intel_required_subgroup_size",
+                sub_group_sizes=(8, 16), fp64_config=0)
+    _caps.check_buildable(module, full)   # the fixture itself is fine here
+    with pytest.raises(sgcc.UnsupportedError, match=r"^module 'fixture' uses double, but "
+                       r"device 'dev' has no fp64 \(cl_khr_fp64\)$"):
+        _caps.check_buildable(variant(module, fp64=True), full)
+    with pytest.raises(sgcc.UnsupportedError, match=r"^kernel 'partial_sums' requires "
+                       r"sub-group size 32, not supported on device 'dev'$"):
+        _caps.check_buildable(variant(module, reqd_sub_group_size=32), full)
+    _caps.check_buildable(variant(module, reqd_sub_group_size=16), full)
+    with pytest.raises(sgcc.UnsupportedError, match=r"needs split barriers \(mbarrier, sm_80"):
+        _caps.check_buildable(variant(module, split_barriers=True, sub_groups=False,
+                                      non_uniform_groups=False,
+                                      backends={"cuda": {"supported": True}}),
+                              _caps.cuda_caps("T4", 7, 5))
+    no_cuda = sgcc.Module(module.description, "/* cl */", None)
+    with pytest.raises(sgcc.UnsupportedError, match="has no cuda source"):
+        _caps.check_buildable(no_cuda, _caps.cuda_caps("H100", 9, 0))
+
+
+def test_default_wg_strategies():
+    gpu_khr = caps(kind="gpu", extensions="cl_khr_subgroups")
+    assert gpu_khr.default_wg_strategy() == "subgroup"
+    cpu_khr = caps(extensions="cl_khr_subgroups")
+    assert cpu_khr.default_wg_strategy() == "tree"          # never subgroup on a CPU
+    cl2 = caps(opencl_c=(2, 0))
+    assert cl2.default_wg_strategy() == "builtin" and cl2.wg_collectives
+    cl3 = caps(opencl_c=(3, 0), features=("__opencl_c_work_group_collective_functions",))
+    assert cl3.default_wg_strategy() == "builtin"
+    assert caps(opencl_c=(3, 0)).default_wg_strategy() == "tree"
+    assert _caps.cuda_caps("H100", 9, 0).default_wg_strategy() == "subgroup"
+    assert _caps.wg_strategy_option(cpu_khr, "subgroup") == "-DSGC_WG_STRATEGY=3"
