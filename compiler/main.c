@@ -62,7 +62,7 @@ typedef enum ExitStatus {
     X(INCLUDE, "-I", NULL, " ", "DIR", "add DIR to the #include search path")          \
     X(DEFINE, "-D", NULL, " ", "NAME[=VAL]", "define a macro (VAL defaults to 1)")     \
     X(UNDEFINE, "-U", NULL, " ", "NAME", "undefine a macro")                           \
-    X(STD, "-std=", NULL, "", "sgc|c17|c18", "the language: SGC over C17 (the only one)") \
+    X(STD, "-std=", NULL, "", "sgc|c17|c18|gnu17|gnu18", "the language: SGC over C17 (the only one)") \
     X(PREPROCESS, "-E", NULL, " ", NULL, "print the preprocessed source (stdout or -o FILE)") \
     X(SYNTAX_ONLY, "-fsyntax-only", NULL, " ", NULL, "check the input; write nothing")  \
     X(DEPS_ONLY, "-M", NULL, " ", NULL, "print make dependencies to stdout; write no output") \
@@ -84,6 +84,7 @@ typedef enum ExitStatus {
     X(DIAG_COLOR, "-fdiagnostics-color=", NULL, "", "auto|always|never", "the same as --color") \
     X(DIAG_FORMAT, NULL, "--diagnostics-format", "=", "text|json",                      \
       "diagnostics as text (default) or as a JSON array")                              \
+    X(DIAG_FORMAT_F, "-fdiagnostics-format=", NULL, "", "text|json", "the same as --diagnostics-format") \
     X(STATS, NULL, "--stats", " ", NULL,                                                \
       "print per target what the tangle-mask lowering emitted (stderr)")               \
     X(VERBOSE, "-v", "--verbose", " ", NULL, "print the version, the search path and each file written") \
@@ -252,7 +253,8 @@ static int apply_choice(DriverOptions *opt, OptionId id, const char *spelling, c
         break;
     case OPT_COLOR:
     case OPT_DIAG_COLOR: opt->color = (ColorMode)index; break;
-    case OPT_DIAG_FORMAT: opt->format = index == 0 ? DIAG_FORMAT_TEXT : DIAG_FORMAT_JSON; break;
+    case OPT_DIAG_FORMAT:
+    case OPT_DIAG_FORMAT_F: opt->format = index == 0 ? DIAG_FORMAT_TEXT : DIAG_FORMAT_JSON; break;
     default: break; /* -std: every accepted value is the same dialect */
     }
     return -1;
@@ -303,7 +305,8 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     case OPT_STD:
     case OPT_COLOR:
     case OPT_DIAG_COLOR:
-    case OPT_DIAG_FORMAT: return apply_choice(opt, id, spelling, value);
+    case OPT_DIAG_FORMAT:
+    case OPT_DIAG_FORMAT_F: return apply_choice(opt, id, spelling, value);
     case OPT_OUTPUT: opt->output = value; break;
     case OPT_HEADER: opt->header = value; break;
     case OPT_EMIT_JSON: opt->emit_json = value; break;

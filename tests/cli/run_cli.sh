@@ -48,7 +48,7 @@ run 0 --help
 cp "$tmp/out" "$tmp/help"
 for opt in -t --target -o --header --emit-json -I -D -U -std= -E -fsyntax-only -M -MM -MD -MMD \
            -MF -MT -MQ -MP --verify --stats -Werror -W -w --color -fdiagnostics-color= \
-           --diagnostics-format -v --verbose --version -h --help; do
+           --diagnostics-format -fdiagnostics-format= -v --verbose --version -h --help; do
     check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-z|]" "$tmp/help"
 done
 run 0 -h
@@ -455,7 +455,11 @@ check "--verbose is -v" grep -qx "sgcc: wrote 'y'" "$tmp/err"
 run 0 -std=sgc -o x "$cli/ok.sgc"
 run 0 -std=c17 -o x "$cli/ok.sgc"
 usage -std=c99 "$cli/ok.sgc"
-check "-std: the accepted values" grep -q "sgc|c17|c18" "$tmp/err"
+check "-std: the accepted values" grep -q "sgc|c17|c18|gnu17" "$tmp/err"
+run 0 -std=gnu17 -o x "$cli/ok.sgc"
+run 1 -fdiagnostics-format=json -o x "$cli/bad.sgc"
+check "-fdiagnostics-format=json is --diagnostics-format=json" \
+    bash -c 'python3 -m json.tool "$1" >/dev/null' _ "$tmp/err"
 usage -std "$cli/ok.sgc"
 run 1 -fdiagnostics-color=always -o x "$cli/bad.sgc"
 check "-fdiagnostics-color=always colours" grep -q "$esc" "$tmp/err"
