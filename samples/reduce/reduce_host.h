@@ -49,9 +49,10 @@ typedef struct reduce_pass {
     uint64_t ns;
 } reduce_pass;
 
-/* Fills `n` elements: sums get small values (see the banner), minima the
- * whole range of the type, with the unique minimum planted in the last
- * element, where the last, partial work-group reads it. */
+/* Fills `n` elements: sums get small values (see the banner), minima wide
+ * values of both signs that all lie above a minimum planted in the last
+ * element, where the last, partial work-group reads it: a reduction that
+ * drops that work-group cannot find it (tests/reduce checks this). */
 static void reduce_fill(reduce_type t, reduce_op op, void *data, size_t n, uint32_t seed)
 {
     uint32_t st = seed ? seed : 1;
@@ -59,16 +60,18 @@ static void reduce_fill(reduce_type t, reduce_op op, void *data, size_t n, uint3
         uint32_t r = sample_random(&st);
         switch (t) {
         case REDUCE_INT:
+            /* min: [-2^30, 2^30 - 1], all above the planted one */
             ((int32_t *)data)[i] = op == REDUCE_SUM ? (int32_t)(r % 2001) - 1000
-                                                    : (int32_t)(r | 0x40000000u);
+                                                    : (int32_t)(r >> 1) - (1 << 30);
             break;
         case REDUCE_UINT:
             ((uint32_t *)data)[i] = op == REDUCE_SUM ? r : r | 1u;
             break;
         case REDUCE_LONG: {
             uint64_t v = (uint64_t)r << 32 | sample_random(&st);
+            /* min: [-2^62, 2^62 - 1], all above the planted one */
             ((int64_t *)data)[i] = op == REDUCE_SUM ? (int64_t)(v % (1ull << 41)) - (1ll << 40)
-                                                    : (int64_t)(v | (1ull << 62));
+                                                    : (int64_t)(v >> 1) - (1ll << 62);
             break;
         }
         case REDUCE_FLOAT:
@@ -81,10 +84,10 @@ static void reduce_fill(reduce_type t, reduce_op op, void *data, size_t n, uint3
     }
     if (op == REDUCE_MIN && n > 0) {
         switch (t) {
-        case REDUCE_INT: ((int32_t *)data)[n - 1] = -123456789; break;
-        case REDUCE_UINT: ((uint32_t *)data)[n - 1] = 0; break;
-        case REDUCE_LONG: ((int64_t *)data)[n - 1] = -1234567890123456789ll; break;
-        case REDUCE_FLOAT: ((float *)data)[n - 1] = -3.25f; break;
+        case REDUCE_INT: ((int32_t *)data)[n - 1] = -1234567890; break;       /* < -2^30 */
+        case REDUCE_UINT: ((uint32_t *)data)[n - 1] = 0; break;               /* others odd */
+        case REDUCE_LONG: ((int64_t *)data)[n - 1] = -6123456789012345678ll; break; /* < -2^62 */
+        case REDUCE_FLOAT: ((float *)data)[n - 1] = -3.25f; break;            /* others >= -0.5 */
         default: break;
         }
     }
