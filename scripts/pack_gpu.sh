@@ -22,7 +22,7 @@ for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups sa
 done
 # Pre-translated sources: sgcc -t all for every unit a gpu_run.sh needs.
 for src in tests/exec_tangle/tangle_exec.sgc samples/barriers/*.sgc tests/exec_barrier/*.sgc \
-           tests/exec_groups/*.sgc samples/groups/*.sgc; do
+           tests/exec_groups/*.sgc samples/groups/*.sgc tests/refusal/*.sgc; do
     [ -f "$src" ] || continue
     name=$(basename "$src" .sgc)
     "$build/compiler/sgcc" -t all -o "$dest/gen/$name" --header "$dest/gen/$name.h" "$src"

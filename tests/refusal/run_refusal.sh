@@ -1,26 +1,42 @@
 #!/bin/sh
-# run_refusal.sh SGCC CLBUILD SRCDIR PLATFORM [NVCC] — the refusals that
-# sgcc writes into its output (docs/LOWERING.md "Refusals in the OpenCL
+# run_refusal.sh SGCC CLBUILD SRCDIR PLATFORM MODE [NVCC] — the refusals
+# that sgcc writes into its output (docs/LOWERING.md "Refusals in the OpenCL
 # output"): each case is translated, then built by the device compiler of
 # the OpenCL platform whose name contains PLATFORM (tests/tools/clbuild.c)
 # with host defines that bind spec constants or force a tier; a refusal
 # must stop the build with sgcc's message (naming the kernel or the spec
-# constant and the rule), and only where the rule is broken.  With NVCC,
-# the CUDA output's refusal of fixed_size_group<W> is checked as well.
+# constant and the rule), and only where the rule is broken.  MODE is what
+# the device is:
+#   khr    sub-groups with the non-uniform extensions (Intel CPU runtime);
+#          the nvptx tier and a device without the extensions are forced
+#          with -DSGC_NV_PTX=1 and -DSGC_FORCE_NO_NON_UNIFORM
+#   wg     no sub-groups (PoCL 3.1)
+#   khr-no-non-uniform  sub-groups, ballot and shuffle without the
+#          non-uniform extensions (PoCL 5 on the GPU machine)
+#   nvptx  NVIDIA's OpenCL: every build gets -DSGC_NV_PTX=1 -DSGC_NV_SM=$NV_SM
+# With NVCC, the CUDA output's refusal of fixed_size_group<W> is checked too.
 # Exit 0 all checks pass, 1 a check failed, 77 no such platform (skip).
-sgcc=$1 clbuild=$2 src=$3 platform=$4 nvcc=${5:-}
+sgcc=$1 clbuild=$2 src=$3 platform=$4 mode=$5 nvcc=${6:-}
+base_options=
+[ "$mode" = nvptx ] && base_options="-DSGC_NV_PTX=1 -DSGC_NV_SM=${NV_SM:-90}"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fails=0 checks=0
 
+# SGCC may be a directory of outputs translated in advance (the GPU
+# machine has no sgcc: scripts/pack_gpu.sh translates them into .devbuild/gen).
 for case in "$src"/*.sgc; do
     name=$(basename "$case" .sgc)
-    "$sgcc" -t all -o "$tmp/$name" "$case" || { echo "FAIL sgcc $name"; exit 1; }
+    if [ -d "$sgcc" ]; then
+        cp "$sgcc/$name.cl" "$sgcc/$name.cu" "$tmp/" || { echo "FAIL no $name in $sgcc"; exit 1; }
+    else
+        "$sgcc" -t all -o "$tmp/$name" "$case" || { echo "FAIL sgcc $name"; exit 1; }
+    fi
 done
 
 # build NAME OPTIONS: the build log in $tmp/log, the exit status returned.
 build() {
-    CLBUILD_PLATFORM=$platform "$clbuild" -o "$2" "$tmp/$1.cl" >"$tmp/log" 2>&1
+    CLBUILD_PLATFORM=$platform "$clbuild" -o "$base_options $2" "$tmp/$1.cl" >"$tmp/log" 2>&1
 }
 
 # expect_ok NAME OPTIONS
@@ -51,14 +67,7 @@ expect_refused() {
     fi
 }
 
-case $platform in
-Portable)
-    # PoCL 3.1: the wg tier (no sub-groups).
-    expect_refused non_uniform "" "kernel 'ballot_partitions' needs sub-groups (cl_khr_subgroups), not supported on this device"
-    expect_refused fixed_spec "-DSGC_SPEC_0=3" "kernel 'any_size' needs sub-groups" "must be a power of two"
-    ;;
-*)
-    # Item 7: fixed_size_group<W>, W bound by the host.
+fixed_spec_rule() { # the power-of-two rule, on any tier with sub-groups
     expect_ok fixed_spec ""
     expect_ok fixed_spec "-DSGC_SPEC_0=16u"
     expect_ok fixed_spec "-DSGC_SPEC_0=1"
@@ -66,10 +75,20 @@ Portable)
         expect_refused fixed_spec "-DSGC_SPEC_0=$bad" \
             "sgc: fixed_size_group<W>: spec constant 'W' (ID 0) must be a power of two"
     done
+}
+
+case $mode in
+wg)
+    expect_refused non_uniform "" "kernel 'ballot_partitions' needs sub-groups (cl_khr_subgroups), not supported on this device"
+    expect_refused fixed_spec "-DSGC_SPEC_0=3" "kernel 'any_size' needs sub-groups" "must be a power of two"
+    ;;
+khr)
+    # Item 7: fixed_size_group<W>, W bound by the host.
+    fixed_spec_rule
     expect_refused fixed_spec "-DSGC_SPEC_0=128" \
         "spec constant 'W' (ID 0) must be at most the sub-group size, 64"
-    # nvptx tier (forced here: the build fails on the PTX anyway, the #error
-    # must be among its errors).
+    # nvptx tier forced (the build fails on the PTX anyway; the #error must
+    # be among its errors).
     expect_refused fixed_spec "-DSGC_NV_PTX=1 -DSGC_SPEC_0=64" \
         "spec constant 'W' (ID 0) must be at most the sub-group size, 32 on this device"
     expect_ok fixed_spec_reqd "-DSGC_SPEC_0=16"
@@ -88,6 +107,27 @@ Portable)
     expect_refused reqd16 "-DSGC_NV_PTX=1" \
         "sgc: kernel 'sixteen' requires sub-group size 16, not supported on this device" \
         "kernel 'thirty_two' requires"
+    ;;
+khr-no-non-uniform)
+    fixed_spec_rule
+    expect_refused non_uniform "" \
+        "sgc: kernel 'ballot_partitions' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow" \
+        "kernel 'uniform_only' uses"
+    expect_refused tangle_helper "" "kernel 'tangle_in_helper' uses non-uniform groups"
+    ;;
+nvptx)
+    fixed_spec_rule
+    expect_ok fixed_spec "-DSGC_SPEC_0=32"
+    expect_refused fixed_spec "-DSGC_SPEC_0=64" \
+        "spec constant 'W' (ID 0) must be at most the sub-group size, 32 on this device"
+    expect_ok non_uniform ""
+    expect_refused reqd16 "" \
+        "sgc: kernel 'sixteen' requires sub-group size 16, not supported on this device" \
+        "kernel 'thirty_two' requires"
+    ;;
+*)
+    echo "run_refusal.sh: unknown mode '$mode'"
+    exit 2
     ;;
 esac
 
