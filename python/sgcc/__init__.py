@@ -11,7 +11,20 @@ from ._compile import compile, find_executable
 from ._errors import (ArgumentError, CompileError, CompileWarning, SgccError,
                       SpecConstantError, ToolError, UnsupportedError)
 from ._module import Kernel, Module, Param, Requires, SpecConstant
-from .icd import opencl_env, use_opencl_env
+
+
+def opencl_env():
+    """The environment that makes the Intel CPU OpenCL runtime visible to
+    every ICD loader, PyOpenCL's too (sgcc.icd); {} without the runtime."""
+    from . import icd   # not at import: `python -m sgcc.icd` runs it as __main__
+    return icd.opencl_env()
+
+
+def use_opencl_env():
+    """Applies opencl_env() to os.environ (before PyOpenCL lists platforms)."""
+    from . import icd
+    return icd.use_opencl_env()
+
 
 __version__ = "0.1.0"
 

@@ -80,3 +80,13 @@ def test_script_prints_nothing_without_the_runtime(tmp_path):
     out = subprocess.run([str(ROOT / "scripts" / "intel-ocl-env.sh")], env=env,
                          capture_output=True, text=True, check=True)
     assert out.stdout == ""
+
+
+def test_python_m_sgcc_icd_matches_the_script():
+    intel_or_skip()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    module = subprocess.run([sys.executable, "-m", "sgcc.icd"], env=env, capture_output=True,
+                            text=True, check=True)
+    script = subprocess.run([str(ROOT / "scripts" / "intel-ocl-env.sh")], env=env,
+                            capture_output=True, text=True, check=True)
+    assert module.stdout == script.stdout and module.stderr == ""
