@@ -49,10 +49,8 @@ static void buffer_reserve(EmitBuffer *buf, size_t extra)
     while (cap < buf->len + extra + 1)
         cap *= 2;
     char *data = realloc(buf->data, cap);
-    if (!data) {
-        fputs("sgcc: out of memory\n", stderr);
-        abort();
-    }
+    if (!data)
+        diag_out_of_memory();
     buf->data = data;
     buf->capacity = cap;
     buf->data[buf->len] = '\0'; /* data is always a C string */
@@ -1606,9 +1604,81 @@ static void print_storage(EmitCtx *ctx, const DeclSpecs *ds)
     }
 }
 
+/* The bytes of a string literal's spelling (one or more quoted pieces),
+ * escapes decoded; returns the count, or -1 for a spelling it does not
+ * know (a prefix such as L or u8). */
+static int decode_string(const char *text, unsigned char *bytes, int capacity)
+{
+    int n = 0;
+    for (const char *p = text; *p;) {
+        if (*p != '"') {
+            if (*p == ' ' || *p == '\t' || *p == '\n') {
+                p++;
+                continue;
+            }
+            return -1;
+        }
+        for (p++; *p && *p != '"'; n++) {
+            if (n >= capacity)
+                return -1;
+            if (*p != '\\') {
+                bytes[n] = (unsigned char)*p++;
+                continue;
+            }
+            p++;
+            const char *simple = strchr("n\nt\tr\ra\ab\bf\fv\v", *p);
+            if (*p && simple && (simple - "n\nt\tr\ra\ab\bf\fv\v") % 2 == 0) {
+                bytes[n] = (unsigned char)simple[1];
+                p++;
+            } else if (*p == 'x') {
+                char *end;
+                bytes[n] = (unsigned char)strtoul(p + 1, &end, 16);
+                p = end;
+            } else if (*p >= '0' && *p <= '7') {
+                unsigned v = 0;
+                for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++)
+                    v = v * 8 + (unsigned)(*p++ - '0');
+                bytes[n] = (unsigned char)v;
+            } else {
+                bytes[n] = (unsigned char)*p++; /* \\ \' \" \? */
+            }
+        }
+        if (*p == '"')
+            p++;
+    }
+    return n;
+}
+
+/* C lets `char s[3] = "abc"` drop the terminating NUL; C++ does not.  CUDA
+ * C spells such an initialiser as the list of its characters. */
+static bool print_cxx_exact_string(EmitCtx *ctx, const Node *init, const Type *dest)
+{
+    const Type *arr = emit_canonical(dest);
+    const Node *lit = printed_node(ctx, init);
+    if (!ctx->hooks->is_cxx || !arr || arr->kind != TY_ARRAY || !lit ||
+        lit->kind != ND_STRING_LIT || !lit->text || arr->array_len <= 0 || arr->array_len > 4096)
+        return false;
+    unsigned char bytes[4096];
+    int n = decode_string(lit->text, bytes, (int)sizeof bytes);
+    if (n != arr->array_len)
+        return false;
+    out_str(ctx, "{");
+    for (int i = 0; i < n; i++) {
+        int c = bytes[i];
+        if (c >= ' ' && c <= '~' && c != '\'' && c != '\\')
+            emit_out(ctx, "%s'%c'", i ? ", " : "", (char)c);
+        else
+            emit_out(ctx, "%s%d", i ? ", " : "", (int)(signed char)c);
+    }
+    out_str(ctx, "}");
+    return true;
+}
+
 static void print_initializer(EmitCtx *ctx, const Node *init, const Type *dest)
 {
     out_str(ctx, " = ");
+    if (print_cxx_exact_string(ctx, init, dest))
+        return;
     if (init->kind == ND_INIT_LIST)
         print_init_list(ctx, init);
     else
@@ -1704,6 +1774,31 @@ static void print_function_decl(EmitCtx *ctx, const Symbol *fn, const Type *ty, 
 
 /* Prints the declarators of `decl` as one or more declarations; `inline_for`
  * prints them without line breaks or the final `;` (a for-init). */
+/* C++ scopes a struct defined inside another struct to it (`struct A {
+ * struct B {...} b; }` makes A::B, and a later `struct B` elsewhere is a new
+ * incomplete type); C puts B in the enclosing scope.  CUDA C prints such
+ * nested tagged definitions first, each on its own, innermost first. */
+static void hoist_nested_records(EmitCtx *ctx, const Type *record)
+{
+    for (const Member *m = emit_canonical(record)->members; m; m = m->next) {
+        const Type *t = m->ty;
+        while (t && !t->typedef_name && t->kind == TY_ARRAY)
+            t = t->base;
+        const Type *canon = emit_canonical(t);
+        if (!canon || (canon->kind != TY_STRUCT && canon->kind != TY_UNION) || !m->name ||
+            !canon->is_complete || record_defined(ctx, canon) || (t && t->typedef_name))
+            continue;
+        hoist_nested_records(ctx, canon);
+        if (!canon->tag)
+            continue; /* an unnamed type stays where it is written */
+        emit_line_begin(ctx, (SrcLoc){0, 0});
+        DeclInfo di = {.role = AS_ROLE_OTHER, .member_scope = true, .loc = m->loc};
+        print_decl(ctx, canon, NULL, &di);
+        out_str(ctx, ";");
+        emit_line_end(ctx);
+    }
+}
+
 static void print_declaration(EmitCtx *ctx, const Node *decl, bool file_scope, bool inline_for)
 {
     const DeclSpecs *ds = decl->decl_specs;
@@ -1713,6 +1808,9 @@ static void print_declaration(EmitCtx *ctx, const Node *decl, bool file_scope, b
     if (ds->storage == SC_TYPEDEF)
         role = AS_ROLE_OTHER;
     const Node *record = ds->record;
+    if (ctx->hooks->is_cxx && !inline_for && record && record->kind == ND_RECORD_SPEC &&
+        record->has_body && ds->resolved)
+        hoist_nested_records(ctx, ds->resolved);
     bool cxx_enum = ctx->hooks->is_cxx && record && record->kind == ND_ENUM_SPEC &&
                     record->has_body;
     if (!decl->items.head || cxx_enum) {

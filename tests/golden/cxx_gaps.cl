@@ -1573,20 +1573,28 @@ union bits {
     float f;
 };
 
-#line 10 "cxx_gaps.sgc"
+#line 9 "cxx_gaps.sgc"
+struct outer {
+    struct inner {
+        int x;
+    } in;
+    int n;
+};
+
+#line 11 "cxx_gaps.sgc"
 static __global int *as_ints(__global void *p) {
-#line 10 "cxx_gaps.sgc"
+#line 11 "cxx_gaps.sgc"
     return p;
 }
 
-#line 12 "cxx_gaps.sgc"
+#line 13 "cxx_gaps.sgc"
 static int jumps(int v) {
 
     int r = 0;
     if (v) {
         goto later;
     }
-#line 17 "cxx_gaps.sgc"
+#line 18 "cxx_gaps.sgc"
     int twice = v * 2, plain;
     const int fixed = 3;
     struct point pt = {v, fixed};
@@ -1611,13 +1619,13 @@ later:
         if (++retry < 3) {
             goto again;
         }
-#line 40 "cxx_gaps.sgc"
+#line 41 "cxx_gaps.sgc"
         r += retry;
     }
     return r;
 }
 
-#line 45 "cxx_gaps.sgc"
+#line 46 "cxx_gaps.sgc"
 __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     __local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];
     __global int *ints = raw;
@@ -1637,4 +1645,7 @@ __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     out[4] = max('a', v) + max(v > 1, 0) + abs(v == 1);
     union bits first = {.i = v}, later = {.f = 2.0f};
     out[5] = first.i + later.i + (struct point){.y = v}.y;
+    struct inner in = {v};
+    char word[3] = "abc";
+    out[6] = in.x + word[2];
 }

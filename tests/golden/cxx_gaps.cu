@@ -905,42 +905,52 @@ union bits {
     float f;
 };
 
-#line 10 "cxx_gaps.sgc"
+#line 9 "cxx_gaps.sgc"
+struct inner {
+    int x;
+};
+#line 9 "cxx_gaps.sgc"
+struct outer {
+    struct inner in;
+    int n;
+};
+
+#line 11 "cxx_gaps.sgc"
 static __device__ int *as_ints(void *p) {
-#line 10 "cxx_gaps.sgc"
+#line 11 "cxx_gaps.sgc"
     return (int *)p;
 }
 
-#line 12 "cxx_gaps.sgc"
+#line 13 "cxx_gaps.sgc"
 static __device__ int jumps(int v) {
 
     int r = 0;
     if (v) {
         goto later;
     }
-#line 17 "cxx_gaps.sgc"
+#line 18 "cxx_gaps.sgc"
     int twice;
-#line 17 "cxx_gaps.sgc"
+#line 18 "cxx_gaps.sgc"
     int plain;
-#line 17 "cxx_gaps.sgc"
+#line 18 "cxx_gaps.sgc"
     twice = v * 2;
     int fixed;
-#line 18 "cxx_gaps.sgc"
+#line 19 "cxx_gaps.sgc"
     fixed = 3;
     struct point pt;
-#line 19 "cxx_gaps.sgc"
+#line 20 "cxx_gaps.sgc"
     {
         struct point sgc_init = {v, fixed};
         pt = sgc_init;
     }
-#line 20 "cxx_gaps.sgc"
+#line 21 "cxx_gaps.sgc"
     int table[3];
-#line 20 "cxx_gaps.sgc"
+#line 21 "cxx_gaps.sgc"
     {
         int sgc_init[3] = {1, 2, 3};
         memcpy(table, sgc_init, sizeof sgc_init);
     }
-#line 21 "cxx_gaps.sgc"
+#line 22 "cxx_gaps.sgc"
     plain = twice + pt.y + table[2];
     r = plain;
 later:
@@ -948,7 +958,7 @@ later:
     case 1:
         r++;
         int k;
-#line 27 "cxx_gaps.sgc"
+#line 28 "cxx_gaps.sgc"
         k = v + 1;
         r += k;
         break;
@@ -963,13 +973,13 @@ later:
         if (++retry < 3) {
             goto again;
         }
-#line 40 "cxx_gaps.sgc"
+#line 41 "cxx_gaps.sgc"
         r += retry;
     }
     return r;
 }
 
-#line 45 "cxx_gaps.sgc"
+#line 46 "cxx_gaps.sgc"
 extern "C" __global__ void cxx_gaps(int *out, void *raw, int v) {
 
     int *ints = (int *)raw;
@@ -989,4 +999,7 @@ extern "C" __global__ void cxx_gaps(int *out, void *raw, int v) {
     out[4] = max((int)'a', v) + max((int)(v > 1), 0) + abs((int)(v == 1));
     union bits first = {v}, later = [&] { union bits sgc_union = {}; sgc_union.f = 2.0f; return sgc_union; }();
     out[5] = first.i + later.i + sgc_literal<struct point>({{}, v}).y;
+    struct inner in = {v};
+    char word[3] = {'a', 'b', 'c'};
+    out[6] = in.x + word[2];
 }

@@ -31,6 +31,13 @@ struct duo {
     int a, b;
 };
 
+struct outer { /* C puts `struct inner` at file scope, C++ inside outer */
+    struct inner {
+        int x;
+    } in;
+    int n;
+};
+
 /* user functions with the names of built-ins, with other meanings */
 static int min(int a, int b) { return a > b ? a : b; }
 static int max(int a, int b) { return a - b; }
@@ -143,6 +150,11 @@ static void c_semantics(int *res, int v)
     res[n++] = ((struct duo){v, 2}).b * 10 + ((struct duo){.b = v}).a;
     union bits ub = {.f = 1.0f};
     res[n++] = ub.i;
+    /* a nested struct tag used outside, a string without room for its NUL */
+    struct inner inn = {v};
+    struct outer ou = {{2}, 3};
+    char word[3] = "abc";
+    res[n++] = inn.x + ou.in.x * 10 + ou.n * 100 + word[2] * 1000;
     while (n < C_SEMANTICS_COUNT)
         res[n++] = -1;
 }
