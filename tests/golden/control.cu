@@ -20,12 +20,14 @@ static __device__ __forceinline__ unsigned long long sgc_atomic_sub_u64(unsigned
 struct node;
 
 #line 2 "control.sgc"
+struct inner {
+    short a;
+    short b;
+};
+#line 2 "control.sgc"
 struct node {
     int value;
-    struct inner {
-        short a;
-        short b;
-    } in;
+    struct inner in;
 };
 
 #line 3 "control.sgc"
