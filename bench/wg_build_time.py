@@ -23,7 +23,9 @@ The Intel CPU runtime needs its environment first:
   eval "$(scripts/intel-ocl-env.sh)"
 Prints one Markdown table row per measurement; after a timeout the larger
 call counts of that family and type are skipped (the time only grows).
-Exit status 1 when any output was wrong.
+Exit status 1 when any output was wrong or a build failed; with --check,
+also when a build ran past --timeout (the test suite runs it so: issue 25
+item 2, PoCL's build time must stay small).
 """
 import argparse
 import json
@@ -221,6 +223,7 @@ def main():
     ap.add_argument("--families", default="reduce,joint")
     ap.add_argument("--types", default="int,double")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--check", action="store_true")
     ap.add_argument("--child")
     ap.add_argument("--family")
     ap.add_argument("--type")
@@ -229,6 +232,11 @@ def main():
     if args.child:
         child(args)
         return 0
+    try:
+        import pyopencl  # noqa: F401 (the children use it)
+    except ImportError:
+        print("SKIP: pyopencl is not installed")
+        return 77
     failed = False
     print("| family | type | calls | build s | first launch s | process CPU s | outputs |")
     print("|---|---|---:|---:|---:|---:|---|")
@@ -240,6 +248,7 @@ def main():
                     if r is None:
                         print(f"| {family} | {t} | {n_calls} | > {args.timeout:.0f} (killed) | | | |",
                               flush=True)
+                        failed = failed or args.check
                         break
                     if r.get("error"):
                         print(f"| {family} | {t} | {n_calls} | build failed | | | |", flush=True)
