@@ -1213,10 +1213,40 @@ static void print_unary(EmitCtx *ctx, const Node *n)
 
 static void print_init_list(EmitCtx *ctx, const Node *list);
 
-static void print_init_value(EmitCtx *ctx, const Node *value)
+/* The type of element `index` of a braced list of type `list_ty`, or NULL. */
+static const Type *slot_type(const Type *list_ty, int64_t index)
 {
-    if (value && value->kind == ND_INIT_LIST)
+    const Type *ty = emit_canonical(list_ty);
+    if (!ty)
+        return NULL;
+    if (ty->kind == TY_ARRAY)
+        return ty->base;
+    if (ty->kind == TY_UNION)
+        return index == 0 && ty->members ? ty->members->ty : NULL;
+    if (ty->kind != TY_STRUCT)
+        return NULL;
+    const Member *m = ty->members;
+    while (m && index-- > 0)
+        m = m->next;
+    return m ? m->ty : NULL;
+}
+
+/* One element of a braced list, going into a slot of type `dest` (NULL:
+ * unknown).  C++ rejects narrowing in braces: a non-constant int into an
+ * enum slot (printed as its unsigned integer) is cast, as are the pointer
+ * conversions print_assigned casts. */
+static void print_init_value(EmitCtx *ctx, const Node *value, const Type *dest)
+{
+    if (value && value->kind == ND_INIT_LIST) {
         print_init_list(ctx, value);
+        return;
+    }
+    const Node *shown = printed_node(ctx, value);
+    bool enum_narrowing = ctx->hooks->is_cxx && dest && shown && !shown->is_const_expr &&
+                          kind_of(emit_canonical(dest)) == TY_ENUM &&
+                          kind_of(emit_canonical(shown->ty)) != TY_ENUM;
+    if (enum_narrowing || cxx_needs_pointer_cast(ctx, dest, value))
+        print_cast_to(ctx, dest, value);
     else
         print_converted(ctx, value, PREC_ASSIGN, ctx->hooks->is_cxx);
 }
@@ -1265,7 +1295,7 @@ static bool print_init_list_positional(EmitCtx *ctx, const Node *list)
     for (int64_t i = 0; i < count; i++) {
         out_str(ctx, i ? ", " : "");
         if (slots[i])
-            print_init_value(ctx, slots[i]);
+            print_init_value(ctx, slots[i], slot_type(ty, i));
         else
             out_str(ctx, "{}");
     }
@@ -1311,7 +1341,7 @@ static bool print_cxx_union_designated(EmitCtx *ctx, const Node *list)
     const Node *value = e->lhs ? e->lhs : e->init;
     if (ty->members->name && strcmp(ty->members->name, e->items.head->name) == 0) {
         out_str(ctx, "{");
-        print_init_value(ctx, value);
+        print_init_value(ctx, value, ty->members->ty);
         out_str(ctx, "}");
         return true;
     }
@@ -1320,7 +1350,7 @@ static bool print_cxx_union_designated(EmitCtx *ctx, const Node *list)
     out_str(ctx, " = {}; sgc_union.");
     emit_name(ctx, e->items.head->name);
     out_str(ctx, " = ");
-    print_init_value(ctx, value);
+    print_init_value(ctx, value, NULL);
     out_str(ctx, "; return sgc_union; }()");
     return true;
 }
@@ -1343,7 +1373,9 @@ static void print_init_list(EmitCtx *ctx, const Node *list)
         return;
     }
     out_str(ctx, "{");
-    for (const Node *e = list->items.head; e; e = e->next) {
+    bool positional = !has_designators(list);
+    int64_t index = 0;
+    for (const Node *e = list->items.head; e; e = e->next, index++) {
         out_str(ctx, e == list->items.head ? "" : ", ");
         const Node *value = e;
         if (e->kind == ND_DESIG_INIT) {
@@ -1360,7 +1392,7 @@ static void print_init_list(EmitCtx *ctx, const Node *list)
             out_str(ctx, " = ");
             value = e->lhs ? e->lhs : e->init;
         }
-        print_init_value(ctx, value);
+        print_init_value(ctx, value, positional ? slot_type(list->ty, index) : NULL);
     }
     out_str(ctx, "}");
     ctx->in_init_list = saved;

@@ -1648,4 +1648,6 @@ __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     struct inner in = {v};
     char word[3] = "abc";
     out[6] = in.x + word[2];
+    enum color shades[3] = {v, RED, 2};
+    out[7] = shades[0];
 }
