@@ -9,7 +9,8 @@
  *
  * The scheme: the *stem* of a name is the name without its trailing `_`s.
  * A name whose stem is reserved (or starts with sgcc's own prefixes `sgc_`
- * and `SGC_`) is printed with one more `_`.  Renaming depends on the stem
+ * and `SGC_`, or with `__`, the implementation's) is printed with one more
+ * `_`.  Renaming depends on the stem
  * alone, so it is injective (`min`, `min_`, `min__` become `min_`, `min__`,
  * `min___`) and never produces a name that is printed unchanged; and no
  * renamed name starts with `sgc_` without ending in `_`, which sgcc's own
@@ -138,6 +139,9 @@ bool emit_name_is_renamed(const EmitCtx *ctx, const char *name)
         return false;
     if (len >= 4 && (strncmp(name, "sgc_", 4) == 0 || strncmp(name, "SGC_", 4) == 0))
         return true; /* `sgc_` itself has the stem `sgc` */
+    if (len >= 3 && name[0] == '_' && name[1] == '_')
+        return true; /* C reserves these for the implementation, and both targets
+                        use them: __syncthreads, __device__, __kernel ... */
     char stack[64];
     char *stem = len < sizeof stack ? stack : malloc(len + 1);
     if (!stem)

@@ -1064,6 +1064,8 @@ START_TEST(test_reserved_renaming)
         {"sgc_tmp", "sgc_tmp_", "sgc_tmp_"},
         {"SGC_SPEC_1", "SGC_SPEC_1_", "SGC_SPEC_1_"},
         {"sgc", "sgc", "sgc_"},
+        {"__syncthreads", "__syncthreads_", "__syncthreads_"},
+        {"__x", "__x_", "__x_"},
         {"minimum", "minimum", "minimum"},
         {"index", "index", "index"}, /* not declared at file scope here */
         {"_", "_", "_"},
