@@ -41,9 +41,11 @@ part = text.split("## PyOpenCL\n", 1)[1].split("\n## ", 1)[0]
 open(sys.argv[2], "w").write(code)
 PY
 }
-wheel_has_sgcc() {
-    python3 -m zipfile -l "$work"/dist/sgcc-*.whl | grep -q ' *sgcc/_bin/sgcc ' &&
-        ! python3 -m zipfile -l "$work"/dist/sgcc-*.whl | grep -E '\.data/(headers|data)/'
+wheel_has_sgcc() { # the package's copy, the command for bin/, nothing of the C install
+    local list
+    list=$(python3 -m zipfile -l "$work"/dist/sgcc-*-py3-none-linux_*.whl) &&
+        grep -q 'sgcc/_bin/sgcc ' <<<"$list" && grep -q '\.data/scripts/sgcc ' <<<"$list" &&
+        ! grep -E '\.data/(headers|data)/|libsgrt' <<<"$list"
 }
 in_venv() { # in_venv VENV COMMAND... : run in the venv, away from the checkout
     local venv=$1
@@ -62,7 +64,7 @@ print(sgcc.find_executable())'
 echo "TAP version 13"
 check "source of the package" get_source
 check "pip wheel builds the wheel" python3 -m pip wheel -q --no-deps -w "$work/dist" "$work/clone"
-check "the wheel carries sgcc/_bin/sgcc and no C headers or data" wheel_has_sgcc
+check "py3-none-linux wheel with sgcc/_bin/sgcc and bin/sgcc, no C install" wheel_has_sgcc
 check "fresh venv" python3 -m venv "$work/venv"
 check "pip installs the wheel, pyopencl and numpy" \
     "$work/venv/bin/python" -m pip install -q "$work"/dist/sgcc-*.whl pyopencl numpy
