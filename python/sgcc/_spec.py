@@ -135,9 +135,10 @@ def resolve(module, spec_values):
     return bound
 
 
-def define_options(bound):
-    """-DSGC_SPEC_<id>=<value> for each bound constant, in ID order."""
-    return [f"-D{spec.macro}={text}" for _, (spec, text, _) in sorted(bound.items())]
+def define_options(module, bound):
+    """-DSGC_SPEC_<id>=<value> for each bound constant, in declaration order
+    (the order of the module's table, as sgrt's compose_options)."""
+    return [f"-D{s.macro}={bound[s.id][1]}" for s in module.spec_constants if s.id in bound]
 
 
 def value_of(module, bound, spec_id):

@@ -56,7 +56,7 @@ def build_options(module, spec=None, options=None, caps=None, wg_strategy=None):
     _caps.check_buildable(module, caps)
     bound = _spec.resolve(module, spec)
     user = options.split() if isinstance(options, str) else list(options or ())
-    return ([_caps.wg_strategy_option(caps, wg_strategy)] + _spec.define_options(bound)
+    return ([_caps.wg_strategy_option(caps, wg_strategy)] + _spec.define_options(module, bound)
             + user), bound
 
 

@@ -149,7 +149,7 @@ def build_options(device, module, spec=None, options=None, wg_strategy=None):
     _caps.check_buildable(module, caps)
     bound = _spec.resolve(module, spec)
     return (_caps.opencl_device_options(caps) + [_caps.wg_strategy_option(caps, wg_strategy)]
-            + _spec.define_options(bound) + _user_options(options)), bound
+            + _spec.define_options(module, bound) + _user_options(options)), bound
 
 
 def _user_options(options):

@@ -36,8 +36,8 @@ def test_module_objects(module):
 
 
 def test_spec_by_name_and_id(module):
-    by_name = _spec.define_options(_spec.resolve(module, {"block": 32, "alpha": 2.5}))
-    by_id = _spec.define_options(_spec.resolve(module, {0: 32, 42: 2.5}))
+    by_name = _spec.define_options(module, _spec.resolve(module, {"block": 32, "alpha": 2.5}))
+    by_id = _spec.define_options(module, _spec.resolve(module, {0: 32, 42: 2.5}))
     assert by_name == by_id == ["-DSGC_SPEC_0=32", "-DSGC_SPEC_42=0x1.4p+1f"]
 
 
@@ -216,3 +216,12 @@ def test_default_wg_strategies():
     assert caps(opencl_c=(3, 0)).default_wg_strategy() == "tree"
     assert _caps.cuda_caps("H100", 9, 0).default_wg_strategy() == "subgroup"
     assert _caps.wg_strategy_option(cpu_khr, "subgroup") == "-DSGC_WG_STRATEGY=3"
+
+
+def test_spec_defines_in_declaration_order(module):
+    """As sgrt's compose_options: the module's table order, not the IDs'."""
+    desc = json.loads(json.dumps(module.description))
+    desc["spec_constants"].reverse()   # alpha (ID 42) declared before block (ID 0)
+    m = sgcc.Module(desc, "", "")
+    assert _spec.define_options(m, _spec.resolve(m, {0: 1, 42: 1.0})) == [
+        "-DSGC_SPEC_42=0x1p+0f", "-DSGC_SPEC_0=1"]
