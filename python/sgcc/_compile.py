@@ -159,8 +159,24 @@ def _translate(exe, source, path, name, args, target):
         return description, opencl, cuda, diags, deps
 
 
+# Options compile() sets itself; passing them through `options` would break
+# the run (outputs, formats) or make it write nothing.
+_RESERVED_OPTIONS = ("-o", "-t", "--target", "--emit-json", "--header", "--diagnostics-format",
+                     "-M", "-E", "-fsyntax-only", "--color", "--help", "-h", "--version")
+
+
+def _extra_args(options):
+    if options is None:
+        return []
+    args = options.split() if isinstance(options, str) else [str(o) for o in options]
+    for a in args:
+        if a.startswith(_RESERVED_OPTIONS) or a == "-":
+            raise ValueError(f"sgcc.compile: option '{a}' is set by sgcc.compile itself")
+    return args
+
+
 def compile(source=None, path=None, *, defines=None, include_dirs=None, target="all",
-            name=None, cache=True, werror=False):
+            name=None, cache=True, werror=False, options=None):
     """Translates SGC to OpenCL C and/or CUDA C and returns a Module.
 
     Exactly one of `source` (the SGC text) or `path` (a .sgc file).
@@ -169,7 +185,8 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
     "opencl" or "cuda".  name: the module name for `source` (default
     "module"; diagnostics name the source "<name>.sgc").  cache: use the
     on-disk translation cache ($SGCC_CACHE_DIR, default ~/.cache/sgcc).
-    Raises CompileError on errors in the source."""
+    werror: -Werror.  options: more sgcc options (a string or a list), e.g.
+    "-Wno-target-unsupported".  Raises CompileError on errors in the source."""
     if (source is None) == (path is None):
         raise TypeError("sgcc.compile: give exactly one of source= or path=")
     if target not in _TARGETS:
@@ -178,7 +195,7 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
         raise TypeError("sgcc.compile: source must be a str")
     if name is None:
         name = "module" if path is None else Path(path).stem
-    args = _include_args(include_dirs) + _define_args(defines)
+    args = _include_args(include_dirs) + _define_args(defines) + _extra_args(options)
     if werror:
         args.append("-Werror")
     exe = find_executable()

@@ -5,6 +5,7 @@ import stat
 import subprocess
 import sys
 import threading
+import warnings
 
 import pytest
 
@@ -222,3 +223,17 @@ def test_utf8_source(tmp_path, monkeypatch):
     b = sgcc.compile(path=f)
     assert a.kernels[0].name == b.kernels[0].name == "k"
     assert sgcc.compile(source=src).opencl_source == a.opencl_source   # from the cache
+
+
+def test_warning_options():
+    src = ("[[reqd_sub_group_size(16)]]\n"
+           "kernel void k16(global int *o) { o[0] = 1; }\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = sgcc.compile(source=src, options=["-Wno-target-unsupported"])
+    assert m.diagnostics == ()
+    with pytest.raises(sgcc.CompileError, match=r"error: kernel 'k16' is left out of the CUDA "
+                       r"C output.*\[-Werror=target-unsupported\]"):
+        sgcc.compile(source=src, werror=True)
+    with pytest.raises(ValueError, match="set by sgcc.compile itself"):
+        sgcc.compile(source=src, options="-o x.cl")
