@@ -1,5 +1,6 @@
 /* arena.c — see arena.h for the ownership policy. */
 #include "arena.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,10 +32,8 @@ static ArenaBlock *arena_new_block(Arena *arena, size_t min_size)
 {
     size_t capacity = min_size > ARENA_BLOCK_SIZE ? min_size : ARENA_BLOCK_SIZE;
     ArenaBlock *block = malloc(sizeof(ArenaBlock) + capacity);
-    if (!block) {
-        fputs("sgcc: fatal error: out of memory\n", stderr);
-        abort();
-    }
+    if (!block)
+        diag_out_of_memory(); /* libsgcc unwinds, the command aborts */
     block->prev = arena->head;
     block->used = 0;
     block->capacity = capacity;

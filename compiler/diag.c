@@ -3,14 +3,42 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- out of memory ------------------------------------------------------ */
+
+/* Per thread, so that concurrent libsgcc calls each unwind to their own. */
+static _Thread_local jmp_buf *oom_handler;
+
+void *diag_set_oom_handler(void *handler)
+{
+    jmp_buf *previous = oom_handler;
+    oom_handler = handler;
+    return previous;
+}
+
+_Noreturn void diag_out_of_memory(void)
+{
+    if (oom_handler)
+        longjmp(*oom_handler, 1);
+    fputs("sgcc: fatal error: out of memory\n", stderr);
+    abort();
+}
+
+static void *checked(void *p)
+{
+    if (!p)
+        diag_out_of_memory();
+    return p;
+}
 
 /* ---- source manager ---------------------------------------------------- */
 
 void srcmgr_init(SourceManager *sm)
 {
-    sm->files = calloc(8, sizeof(SourceFile *));
+    sm->files = checked(calloc(8, sizeof(SourceFile *)));
     sm->count = 1; /* id 0 is "no file" */
     sm->capacity = 8;
 }
@@ -34,7 +62,7 @@ static void compute_line_starts(SourceFile *f)
     for (size_t i = 0; i < f->size; i++)
         if (f->text[i] == '\n')
             lines++;
-    f->line_starts = malloc(sizeof(uint32_t) * lines);
+    f->line_starts = checked(malloc(sizeof(uint32_t) * lines));
     f->line_count = 0;
     f->line_starts[f->line_count++] = 0;
     for (size_t i = 0; i < f->size; i++)
@@ -46,11 +74,11 @@ uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_
 {
     if (sm->count == sm->capacity) {
         sm->capacity *= 2;
-        sm->files = realloc(sm->files, sizeof(SourceFile *) * sm->capacity);
+        sm->files = checked(realloc(sm->files, sizeof(SourceFile *) * sm->capacity));
     }
-    SourceFile *f = calloc(1, sizeof(SourceFile));
-    f->name = strdup(name);
-    f->text = malloc(size + 1);
+    SourceFile *f = checked(calloc(1, sizeof(SourceFile)));
+    f->name = checked(strdup(name));
+    f->text = checked(malloc(size + 1));
     memcpy(f->text, text, size);
     f->text[size] = '\0';
     f->size = size;
@@ -69,7 +97,7 @@ uint32_t srcmgr_load(SourceManager *sm, const char *path)
     for (;;) {
         if (cap - len < 65536) {
             cap = cap ? cap * 2 : 65536;
-            buf = realloc(buf, cap);
+            buf = checked(realloc(buf, cap));
         }
         size_t n = fread(buf + len, 1, cap - len, fp);
         len += n;

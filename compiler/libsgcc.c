@@ -11,12 +11,13 @@
  * library user sees is what `sgcc --color=never` prints.
  *
  * Memory: the library's own allocations are checked and become
- * SGCC_ERROR_OUT_OF_MEMORY; the compiler stages below abort on exhaustion
- * (their arena policy, arena.h), which a host that cares about it can
- * avoid by limiting input size. */
+ * SGCC_ERROR_OUT_OF_MEMORY; so do failures of the compiler's big
+ * allocators (arenas, emit buffers, source files), which unwind here
+ * through diag_out_of_memory (a longjmp to this call's handler). */
 #include "sgcc.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,7 +420,7 @@ typedef struct Compilation {
     bool emitted[SGCC_OUTPUT_COUNT];
 } Compilation;
 
-static bool compilation_init(Compilation *c, const sgcc_options *opt, sgcc_result *result)
+static void compilation_init(Compilation *c, const sgcc_options *opt, sgcc_result *result)
 {
     memset(c, 0, sizeof *c);
     c->opt = opt;
@@ -442,7 +443,6 @@ static bool compilation_init(Compilation *c, const sgcc_options *opt, sgcc_resul
     pp->defines = (const char **)opt->macros.items;
     pp->define_is_undef = opt->macros.flags;
     pp->define_count = opt->macros.count;
-    return c->sources.files != NULL;
 }
 
 static void compilation_free(Compilation *c)
@@ -597,28 +597,28 @@ static void run(Compilation *c, uint32_t main_file)
         keep_outputs(c);
 }
 
-/* Shared tail of both entry points: `load` puts the main file into
- * c->sources and returns its id, or 0 with errno set. */
-static sgcc_status compile(const sgcc_options *options, const char *name, const char *text,
-                           size_t length, bool from_file, sgcc_result **result)
+/* One compilation into a fresh result: *out gets the result (NULL when
+ * out of memory).  Kept apart from compile() so that nothing but `r` and
+ * the saved handler lives across the setjmp. */
+static sgcc_status compile_into(const sgcc_options *options, const char *name, const char *text,
+                                size_t length, bool from_file, sgcc_result **out)
 {
-    if (!result)
-        return SGCC_ERROR_INVALID_ARGUMENT;
-    *result = NULL;
-    if ((!from_file && !text && length > 0) || (from_file && !name))
-        return SGCC_ERROR_INVALID_ARGUMENT;
-    sgcc_options *defaults = NULL;
-    if (!options && !(options = defaults = sgcc_options_create()))
-        return SGCC_ERROR_OUT_OF_MEMORY;
     sgcc_result *r = calloc(1, sizeof *r);
-    Compilation c;
-    if (!r || !compilation_init(&c, options, r)) {
-        if (r)
-            compilation_free(&c);
-        free(r);
-        sgcc_options_destroy(defaults);
+    *out = NULL;
+    if (!r)
+        return SGCC_ERROR_OUT_OF_MEMORY;
+    /* An allocation that fails inside the compiler lands here (diag.h,
+     * diag_out_of_memory).  What the compilation held is abandoned, not
+     * freed: the structure being grown may be half-updated. */
+    jmp_buf out_of_memory;
+    void *outer_handler = diag_set_oom_handler(&out_of_memory);
+    if (setjmp(out_of_memory) != 0) {
+        diag_set_oom_handler(outer_handler);
+        sgcc_result_destroy(r);
         return SGCC_ERROR_OUT_OF_MEMORY;
     }
+    Compilation c;
+    compilation_init(&c, options, r);
     uint32_t main_file = from_file ? srcmgr_load(&c.sources, name)
                                    : srcmgr_add(&c.sources, name ? name : "<string>",
                                                 text ? text : "", length);
@@ -632,18 +632,34 @@ static sgcc_status compile(const sgcc_options *options, const char *name, const 
     }
     r->error_count = c.diag.error_count;
     r->warning_count = c.diag.warning_count;
-    r->status = r->out_of_memory         ? SGCC_ERROR_OUT_OF_MEMORY
-                : io_failed              ? SGCC_ERROR_IO
+    r->status = r->out_of_memory           ? SGCC_ERROR_OUT_OF_MEMORY
+                : io_failed                ? SGCC_ERROR_IO
                 : diag_has_errors(&c.diag) ? SGCC_ERROR_COMPILE
                                            : SGCC_OK;
     compilation_free(&c);
-    sgcc_options_destroy(defaults);
+    diag_set_oom_handler(outer_handler);
     sgcc_status status = r->status;
-    if (status == SGCC_ERROR_OUT_OF_MEMORY) {
+    if (status == SGCC_ERROR_OUT_OF_MEMORY)
         sgcc_result_destroy(r);
-        r = NULL;
-    }
-    *result = r;
+    else
+        *out = r;
+    return status;
+}
+
+/* Shared by both entry points: argument checks and default options. */
+static sgcc_status compile(const sgcc_options *options, const char *name, const char *text,
+                           size_t length, bool from_file, sgcc_result **result)
+{
+    if (!result)
+        return SGCC_ERROR_INVALID_ARGUMENT;
+    *result = NULL;
+    if ((!from_file && !text && length > 0) || (from_file && !name))
+        return SGCC_ERROR_INVALID_ARGUMENT;
+    sgcc_options *defaults = NULL;
+    if (!options && !(options = defaults = sgcc_options_create()))
+        return SGCC_ERROR_OUT_OF_MEMORY;
+    sgcc_status status = compile_into(options, name, text, length, from_file, result);
+    sgcc_options_destroy(defaults);
     return status;
 }
 

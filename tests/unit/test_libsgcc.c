@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sgcc.h"
@@ -297,6 +299,55 @@ START_TEST(threads)
 }
 END_TEST
 
+/* Bytes of address space this process uses now (/proc/self/statm). */
+static size_t address_space_now(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* In a child: a source of `size` bytes of "int v;" lines, an address-space
+ * limit `headroom` bytes above what is used once it exists, then a compile.
+ * The child exits 0 when the call returned SGCC_ERROR_OUT_OF_MEMORY and no
+ * result (not an abort, not a crash). */
+static int compile_under_limit(size_t size, size_t headroom)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *text = malloc(size);
+        if (!text)
+            _exit(2);
+        for (size_t i = 0; i < size; i++)
+            text[i] = "int v;\n"[i % 7];
+        struct rlimit limit = {.rlim_cur = address_space_now() + headroom,
+                               .rlim_max = RLIM_INFINITY};
+        if (setrlimit(RLIMIT_AS, &limit) != 0)
+            _exit(3);
+        sgcc_result *r = (sgcc_result *)1;
+        sgcc_status st = sgcc_compile_string(NULL, "big.sgc", text, size, &r);
+        _exit(st == SGCC_ERROR_OUT_OF_MEMORY && r == NULL ? 0 : 4);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+START_TEST(out_of_memory_is_a_status)
+{
+    enum { MB = 1 << 20 };
+    /* The copy of the source cannot be made. */
+    ck_assert_int_eq(compile_under_limit(64 * MB, 16 * MB), 0);
+    /* The copy fits; the tokens (many times the text) do not: an arena. */
+    ck_assert_int_eq(compile_under_limit(32 * MB, 96 * MB), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("libsgcc");
@@ -309,6 +360,7 @@ int main(void)
     tcase_add_test(tc, files_and_io_errors);
     tcase_add_test(tc, bad_arguments);
     tcase_add_test(tc, threads);
+    tcase_add_test(tc, out_of_memory_is_a_status);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
