@@ -63,7 +63,7 @@ sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create_from_cuda: NULL %s",
                          !cu_context ? "CUcontext" : "context");
     size_t count = 0;
-    sgrt_device_count(&count);   /* enumerates, which loads the driver */
+    sgrt_device_get_count(&count);   /* enumerates, which loads the driver */
     AdoptedHandles handles = {cu_context, NULL, cu_stream};
     return new_context(NULL, &sgrt_cuda_backend, &handles, context);
 }
@@ -116,10 +116,10 @@ sgrt_status sgrt_context_free(sgrt_context *context)
     return sgrt_ok();
 }
 
-sgrt_status sgrt_context_device(const sgrt_context *context, sgrt_device **device)
+sgrt_status sgrt_context_get_device(const sgrt_context *context, sgrt_device **device)
 {
     if (!context || !device)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_device: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_get_device: NULL argument");
     *device = context->device;
     return sgrt_ok();
 }
@@ -216,7 +216,13 @@ sgrt_status sgrt_buffer_free(sgrt_buffer *buffer)
     return sgrt_ok();
 }
 
-size_t sgrt_buffer_size(const sgrt_buffer *buffer) { return buffer ? buffer->size : 0; }
+sgrt_status sgrt_buffer_get_size(const sgrt_buffer *buffer, size_t *size)
+{
+    if (!buffer || !size)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_buffer_get_size: NULL argument");
+    *size = buffer->size;
+    return sgrt_ok();
+}
 
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer)
 {
@@ -264,10 +270,10 @@ sgrt_status sgrt_event_wait(sgrt_event *event)
     return status == SGRT_SUCCESS ? sgrt_ok() : status;
 }
 
-sgrt_status sgrt_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns)
+sgrt_status sgrt_event_get_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns)
 {
     if (!event || !start_ns || !end_ns)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_event_profile: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_event_get_profile: NULL argument");
     const SgrtBackend *be = sgrt_backend_of(event->context->device);
     sgrt_status status = be->event_wait(event);
     if (status == SGRT_SUCCESS)

@@ -75,10 +75,10 @@ sgrt_status sgrt_wg_strategy_parse(const char *name, sgrt_wg_strategy *strategy)
 
 static void ensure_enumerated(void) { pthread_once(&enumerate_once, enumerate_all); }
 
-sgrt_status sgrt_device_count(size_t *count)
+sgrt_status sgrt_device_get_count(size_t *count)
 {
     if (!count)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_count: count is NULL");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_get_count: count is NULL");
     ensure_enumerated();
     *count = device_count;
     return sgrt_ok();
@@ -95,11 +95,19 @@ sgrt_status sgrt_device_get(size_t index, sgrt_device **device)
     return sgrt_ok();
 }
 
-sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *info)
+sgrt_status sgrt_device_get_info_sized(const sgrt_device *device, sgrt_device_info *info,
+                                       size_t info_size)
 {
     if (!device || !info)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_device_get_info: NULL argument");
-    *info = device->info;
+    if (info_size < sizeof info->struct_size)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_device_get_info: a struct of %zu bytes has no room for "
+                         "struct_size", info_size);
+    sgrt_device_info full = device->info;
+    size_t filled = info_size < sizeof full ? info_size : sizeof full;
+    full.struct_size = (uint32_t)filled;
+    memcpy(info, &full, filled);
     return sgrt_ok();
 }
 

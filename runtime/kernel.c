@@ -77,10 +77,16 @@ sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel
     return sgrt_ok();
 }
 
-sgrt_status sgrt_kernel_desc_get(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc)
+sgrt_status sgrt_program_get_kernel(sgrt_program *program, const char *name,
+                                    sgrt_kernel **kernel)
+{
+    return sgrt_kernel_get(program, name, kernel);
+}
+
+sgrt_status sgrt_kernel_get_desc(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc)
 {
     if (!kernel || !desc)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_desc_get: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_get_desc: NULL argument");
     *desc = kernel->desc;
     return sgrt_ok();
 }
@@ -246,23 +252,23 @@ static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims 
     return SGRT_SUCCESS;
 }
 
-sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                                       uint32_t *size)
+sgrt_status sgrt_kernel_get_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                           uint32_t *size)
 {
     if (!kernel || !dims || !size)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_sub_group_size: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_get_sub_group_size: NULL argument");
     sgrt_launch_dims norm;
     sgrt_status status = check_dims(kernel, dims, &norm);
     if (status != SGRT_SUCCESS)
         return status;
     if (!norm.local[0])
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "sgrt_kernel_sub_group_size('%s'): give the local size",
+                         "sgrt_kernel_get_sub_group_size('%s'): give the local size",
                          kernel->desc->name);
     const sgrt_device *dev = kernel->program->context->device;
     if (!dev->info.sub_groups)
         return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
-                         "sgrt_kernel_sub_group_size('%s'): device '%s' has no sub-groups "
+                         "sgrt_kernel_get_sub_group_size('%s'): device '%s' has no sub-groups "
                          "(no cl_khr_subgroups, cl_intel_subgroups or __opencl_c_subgroups)",
                          kernel->desc->name, dev->info.name);
     status = sgrt_backend_of(dev)->sub_group_size(kernel, &norm, size);
@@ -288,7 +294,7 @@ static sgrt_status check_sub_group_fits(sgrt_kernel *kernel, const sgrt_launch_d
         memcmp(kernel->sub_group_checked, norm->local, sizeof norm->local) == 0)
         return SGRT_SUCCESS;
     uint32_t size = 0;
-    sgrt_status status = sgrt_kernel_sub_group_size(kernel, norm, &size);
+    sgrt_status status = sgrt_kernel_get_sub_group_size(kernel, norm, &size);
     if (status != SGRT_SUCCESS)
         return status;
     if (size > 64)

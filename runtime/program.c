@@ -511,27 +511,27 @@ sgrt_status sgrt_program_get_wg_strategy(const sgrt_program *program,
     return sgrt_ok();
 }
 
-sgrt_status sgrt_program_build_log(const sgrt_program *program, const char **log)
+sgrt_status sgrt_program_get_build_log(const sgrt_program *program, const char **log)
 {
     if (!program || !log)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_build_log: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_get_build_log: NULL argument");
     *log = program->log;
     return sgrt_ok();
 }
 
-sgrt_status sgrt_program_build_options(const sgrt_program *program, const char **options)
+sgrt_status sgrt_program_get_build_options(const sgrt_program *program, const char **options)
 {
     if (!program || !options)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "sgrt_program_build_options: NULL argument");
+                         "sgrt_program_get_build_options: NULL argument");
     *options = program->options;
     return sgrt_ok();
 }
 
-sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit)
+sgrt_status sgrt_program_get_cache_hit(const sgrt_program *program, bool *hit)
 {
     if (!program || !hit)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_cache_hit: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_program_get_cache_hit: NULL argument");
     *hit = program->cache_hit;
     return sgrt_ok();
 }

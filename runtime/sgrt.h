@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define SGRT_VERSION_MAJOR 0
-#define SGRT_VERSION_MINOR 1
+#define SGRT_VERSION_MINOR 2
 /* Bumped when sgrt_module_desc changes; generated headers record it. */
 #define SGRT_MODULE_ABI 2
 
@@ -207,7 +207,13 @@ const char *sgrt_wg_strategy_name(sgrt_wg_strategy strategy);
 /* Parses one of those names; INVALID_ARGUMENT (naming the choices) otherwise. */
 sgrt_status sgrt_wg_strategy_parse(const char *name, sgrt_wg_strategy *strategy);
 
+/* Versioned by size: sgrt_device_get_info passes the caller's sizeof, sgrt
+ * fills that many bytes at most and writes in struct_size how many it
+ * filled, so a host built against a newer sgrt.h running on an older
+ * libsgrt sees which fields are real.  Fields are only ever added at the
+ * end.  (struct_size is new in 0.2: rebuild hosts built against 0.1.) */
 typedef struct sgrt_device_info {
+    uint32_t struct_size;       /* bytes filled in by sgrt */
     sgrt_backend backend;
     sgrt_device_kind kind;
     uint32_t backend_index;     /* index among this backend's devices ("opencl:N") */
@@ -236,14 +242,19 @@ typedef struct sgrt_device_info {
     sgrt_wg_strategy wg_strategy; /* the best of them: builtin, else subgroup, else tree */
 } sgrt_device_info;
 
-/* Number of devices of both backends (OpenCL first, then CUDA). */
-sgrt_status sgrt_device_count(size_t *count);
+/* Number of devices of both backends (CUDA first, then OpenCL). */
+sgrt_status sgrt_device_get_count(size_t *count);
 sgrt_status sgrt_device_get(size_t index, sgrt_device **device);
 /* Selects by `selector` (syntax in docs/RUNTIME.md: "cuda:0", "opencl:1",
  * "opencl:portable", "cpu", "gpu", "intel" ...); NULL means $SGRT_DEVICE, and when
  * that is unset, the first GPU, else the first OpenCL CPU device. */
 sgrt_status sgrt_device_select(const char *selector, sgrt_device **device);
-sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *info);
+/* Copies at most `info_size` bytes of the device's sgrt_device_info. */
+sgrt_status sgrt_device_get_info_sized(const sgrt_device *device, sgrt_device_info *info,
+                                       size_t info_size);
+/* The usual spelling: sgrt_device_get_info(device, &info). */
+#define sgrt_device_get_info(device, info) \
+    sgrt_device_get_info_sized((device), (info), sizeof *(info))
 
 /* ------------------------------------------------------------------ */
 /* Contexts, buffers, events                                           */
@@ -251,13 +262,13 @@ sgrt_status sgrt_device_get_info(const sgrt_device *device, sgrt_device_info *in
 sgrt_status sgrt_context_create(sgrt_device *device, sgrt_context **context);
 /* Frees the context; buffers and programs of it must be freed first. */
 sgrt_status sgrt_context_free(sgrt_context *context);
-sgrt_status sgrt_context_device(const sgrt_context *context, sgrt_device **device);
+sgrt_status sgrt_context_get_device(const sgrt_context *context, sgrt_device **device);
 /* Waits for all work queued on the context. */
 sgrt_status sgrt_finish(sgrt_context *context);
 
 sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer **buffer);
 sgrt_status sgrt_buffer_free(sgrt_buffer *buffer);
-size_t sgrt_buffer_size(const sgrt_buffer *buffer);
+sgrt_status sgrt_buffer_get_size(const sgrt_buffer *buffer, size_t *size);
 /* Blocking copies, ordered with the context's launches. */
 sgrt_status sgrt_buffer_write(sgrt_buffer *buffer, size_t offset, size_t size, const void *src);
 sgrt_status sgrt_buffer_read(sgrt_buffer *buffer, size_t offset, size_t size, void *dst);
@@ -265,7 +276,7 @@ sgrt_status sgrt_buffer_read(sgrt_buffer *buffer, size_t offset, size_t size, vo
 sgrt_status sgrt_event_wait(sgrt_event *event);
 /* Device timestamps in nanoseconds (waits for the event first).  On CUDA
  * they count from the context's creation. */
-sgrt_status sgrt_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
+sgrt_status sgrt_event_get_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
 sgrt_status sgrt_event_free(sgrt_event *event);
 
 /* ------------------------------------------------------------------ */
@@ -324,12 +335,12 @@ SGRT_TYPES(SGRT_X)
 /* Builds for the context's device.  `options` (may be NULL) are appended to
  * the device compiler's options.  Refuses with SPEC_REQUIRED_UNSET (naming
  * the constant) or UNSUPPORTED (naming the capability) before compiling;
- * BUILD_FAILED leaves the device compiler's log in sgrt_program_build_log. */
+ * BUILD_FAILED leaves the device compiler's log in sgrt_program_get_build_log. */
 sgrt_status sgrt_program_build(sgrt_program *program, const char *options);
 /* The device compiler's log ("" when none); owned by the program. */
-sgrt_status sgrt_program_build_log(const sgrt_program *program, const char **log);
+sgrt_status sgrt_program_get_build_log(const sgrt_program *program, const char **log);
 /* The full option string given to the device compiler. */
-sgrt_status sgrt_program_build_options(const sgrt_program *program, const char **options);
+sgrt_status sgrt_program_get_build_options(const sgrt_program *program, const char **options);
 /* Chooses the work-group strategy before the build (default: the device's
  * best).  UNSUPPORTED, naming what is missing, when the device lacks it;
  * SPEC_AFTER_BUILD after the build; INVALID_ARGUMENT for other values. */
@@ -338,7 +349,7 @@ sgrt_status sgrt_program_set_wg_strategy(sgrt_program *program, sgrt_wg_strategy
 sgrt_status sgrt_program_get_wg_strategy(const sgrt_program *program,
                                          sgrt_wg_strategy *strategy);
 /* Whether the last build was served from the on-disk cache. */
-sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit);
+sgrt_status sgrt_program_get_cache_hit(const sgrt_program *program, bool *hit);
 
 /* ------------------------------------------------------------------ */
 /* Kernels and launches                                                */
@@ -352,7 +363,10 @@ typedef struct sgrt_launch_dims {
 
 /* The kernel object is owned by the program (same object on each call). */
 sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel **kernel);
-sgrt_status sgrt_kernel_desc_get(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc);
+/* The same as sgrt_kernel_get, named as the other getters. */
+sgrt_status sgrt_program_get_kernel(sgrt_program *program, const char *name,
+                                    sgrt_kernel **kernel);
+sgrt_status sgrt_kernel_get_desc(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc);
 
 /* Untyped, as clSetKernelArg: buffers: size == sizeof(sgrt_buffer *) and
  * value points to the sgrt_buffer *; local: value NULL and size = bytes;
@@ -371,8 +385,8 @@ sgrt_status sgrt_kernel_set_arg_scalar(sgrt_kernel *kernel, uint32_t index, sgrt
  * different size for each kernel), NVIDIA's OpenCL and CUDA answer 32;
  * a work-group smaller than that is one sub-group of its own size.
  * ERROR_UNSUPPORTED on a device without sub-groups (the wg tier). */
-sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                                       uint32_t *size);
+sgrt_status sgrt_kernel_get_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                           uint32_t *size);
 /* What the built kernel allows on its device. */
 typedef struct sgrt_kernel_info {
     size_t max_work_group_size;  /* OpenCL CL_KERNEL_WORK_GROUP_SIZE; CUDA
@@ -449,6 +463,40 @@ sgrt_status sgrt_program_get_native(const sgrt_program *program, sgrt_backend ap
                                     void **handle);
 sgrt_status sgrt_kernel_get_native(const sgrt_kernel *kernel, sgrt_backend api, void **handle);
 sgrt_status sgrt_event_get_native(const sgrt_event *event, sgrt_backend api, void **handle);
+
+/* ------------------------------------------------------------------ */
+/* Deprecated names (sgrt 0.1), kept so that existing hosts compile     */
+/* and link; define SGRT_WARN_DEPRECATED to have the compiler point at */
+/* them.  Getters are named sgrt_<object>_get_<what>.                  */
+/* ------------------------------------------------------------------ */
+#if defined(SGRT_WARN_DEPRECATED) && defined(__GNUC__)
+#define SGRT_DEPRECATED(use) __attribute__((deprecated("use " use)))
+#else
+#define SGRT_DEPRECATED(use)
+#endif
+SGRT_DEPRECATED("sgrt_device_get_count")
+sgrt_status sgrt_device_count(size_t *count);
+/* The function behind the sgrt_device_get_info macro (the size of this
+ * header's struct). */
+sgrt_status(sgrt_device_get_info)(const sgrt_device *device, sgrt_device_info *info);
+SGRT_DEPRECATED("sgrt_context_get_device")
+sgrt_status sgrt_context_device(const sgrt_context *context, sgrt_device **device);
+/* 0 for NULL. */
+SGRT_DEPRECATED("sgrt_buffer_get_size")
+size_t sgrt_buffer_size(const sgrt_buffer *buffer);
+SGRT_DEPRECATED("sgrt_event_get_profile")
+sgrt_status sgrt_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
+SGRT_DEPRECATED("sgrt_program_get_build_log")
+sgrt_status sgrt_program_build_log(const sgrt_program *program, const char **log);
+SGRT_DEPRECATED("sgrt_program_get_build_options")
+sgrt_status sgrt_program_build_options(const sgrt_program *program, const char **options);
+SGRT_DEPRECATED("sgrt_program_get_cache_hit")
+sgrt_status sgrt_program_cache_hit(const sgrt_program *program, bool *hit);
+SGRT_DEPRECATED("sgrt_kernel_get_desc")
+sgrt_status sgrt_kernel_desc_get(const sgrt_kernel *kernel, const sgrt_kernel_desc **desc);
+SGRT_DEPRECATED("sgrt_kernel_get_sub_group_size")
+sgrt_status sgrt_kernel_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                       uint32_t *size);
 
 #ifdef __cplusplus
 }
