@@ -14,7 +14,8 @@ ARITH_TYPES = ["int", "uint", "long", "ulong", "float", "double"]
 SMALL_TYPES = ["bool", "char", "uchar", "short", "ushort"]
 INT_OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or",
            "bit_xor", "logical_and", "logical_or"]
-FLOAT_OPS = ["plus", "multiplies", "minimum", "maximum"]
+# Logical operators on floating types too (C semantics: nonzero is true).
+FLOAT_OPS = ["plus", "multiplies", "minimum", "maximum", "logical_and", "logical_or"]
 
 # OpenCL spelling, CUDA spelling, buffer (storage) spelling in OpenCL.
 CUDA_NAME = {"int": "int", "uint": "unsigned int", "long": "long long",
