@@ -141,7 +141,7 @@ int main(int argc, char **argv)
         }
     }
     size_t count = 0;
-    sgrt_device_count(&count);
+    sgrt_device_get_count(&count);
     if (json)
         printf("{\n  \"devices\": [\n");
     for (size_t i = 0; i < count; i++) {
