@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""campaign.py — differential testing campaign over generated SGC programs.
+
+For each seed: sgcgen.py writes a module (several kernels) and its host
+oracle; sgcc translates the module to OpenCL C (and CUDA C, compile-checked
+with nvcc when --nvcc is given); gcc builds the oracle; diffrun runs the
+module on each OpenCL device/variant; the oracle compares every value of
+every work-item.  Backends are also compared with each other (a kernel the
+oracle accepts on every backend agrees across them by construction; when
+the oracle rejects one backend the others' results are kept in the log).
+
+Variants (docs/GROUPS.md "Switches for testing"):
+  intel          Intel CPU runtime, khr tier, native fast paths
+  intel-generic  Intel, -DSGC_FORCE_GENERIC (ballot + shuffle emulation only)
+  intel-wgtier   Intel, -DSGC_FORCE_TIER_WG (wg-flavour modules only)
+  intel-nowgcoll Intel, -DSGC_NO_WG_COLLECTIVES (work-group tree strategy)
+  pocl           PoCL (wg-flavour modules only: no sub-groups there)
+By default every module runs on 'intel' plus one other variant in turn
+(device builds dominate the time: ~3-10 s each on the shared 2-core
+machine); --all-variants runs them all.
+
+On a mismatch the failing kernel is reduced (statement ids dropped from the
+generator's AST, top-down, keeping the mismatch on the same variant) and
+kept under --keep (default tests/diff/cases/) as a regression case.
+
+usage: campaign.py [--seed N] [--count N | --minutes M] [--flavours wg,sg]
+                   [--kernels K] [--all-variants] [--no-reduce] [--nvcc]
+                   --sgcc PATH --diffrun PATH [--work DIR] [--log FILE]
+exit: 0 no unexplained mismatch; 1 mismatches (see the log); 2 setup errors
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import sgcgen  # noqa: E402
+
+VARIANTS = {
+    "intel": ("Intel", "", ("wg", "sg")),
+    "intel-generic": ("Intel", "-DSGC_FORCE_GENERIC", ("wg", "sg")),
+    "intel-wgtier": ("Intel", "-DSGC_FORCE_TIER_WG", ("wg",)),
+    "intel-nowgcoll": ("Intel", "-DSGC_NO_WG_COLLECTIVES", ("wg",)),
+    "pocl": ("Portable", "", ("wg",)),
+}
+
+
+def run(cmd, timeout=600, env=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, env=env)
+        return p.returncode, p.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return 124, "timeout after %d s" % timeout
+
+
+def intel_env():
+    """The environment with the Intel CPU runtime visible (scripts/intel-ocl-env.sh)."""
+    script = os.path.join(HERE, "..", "..", "scripts", "intel-ocl-env.sh")
+    env = dict(os.environ)
+    try:
+        text = subprocess.run([script], stdout=subprocess.PIPE, timeout=60).stdout.decode()
+    except (OSError, subprocess.TimeoutExpired):
+        return env
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("export "):
+            line = line[7:]
+        if "=" in line:
+            k, v = line.split("=", 1)
+            env[k] = v.strip("'\"")
+    return env
+
+
+class Campaign:
+    def __init__(self, a):
+        self.a = a
+        self.env = intel_env()
+        self.platforms = {}
+        self.stats = {"modules": 0, "kernels_generated": 0, "per_variant": {}, "mismatches": [],
+                      "generator_errors": 0, "sgcc_errors": 0, "build_failures": []}
+        os.makedirs(a.work, exist_ok=True)
+        self.log = open(a.log, "a") if a.log else None
+
+    def note(self, rec):
+        if self.log:
+            self.log.write(json.dumps(rec) + "\n")
+            self.log.flush()
+
+    # ---- one module through every step; returns {variant: (status, text)}
+
+    def translate(self, base):
+        opts = open(base + ".sgccopts").read().split()
+        st, out = run([self.a.sgcc] + opts + ["-t", "opencl", "-o", base + ".cl", base + ".sgc"])
+        if st != 0:
+            return st, out
+        if self.a.nvcc:
+            st, out = run([self.a.sgcc] + opts + ["-t", "cuda", "-o", base + ".cu", base + ".sgc"])
+            if st == 0:
+                st, out = run([self.a.nvcc, "-arch=sm_90", "-c", "-x", "cu", "-o", os.devnull, base + ".cu"])
+                if st != 0:
+                    return 10, out
+        return st, out
+
+    def build_oracle(self, base):
+        return run(["gcc", "-O1", "-w", "-I", HERE, base + "_ref.c", os.path.join(HERE, "ref_main.c"),
+                    "-o", base + "_ref", "-lm"])
+
+    def run_variant(self, base, variant, kernel=None):
+        platform, options, _ = VARIANTS[variant]
+        outdir = base + "_" + variant
+        shutil.rmtree(outdir, ignore_errors=True)
+        os.makedirs(outdir)
+        st, out = run([self.a.diffrun, "-p", platform, "-o", options, base + ".manifest", base + ".cl", outdir],
+                      env=self.env)
+        if st != 0:
+            return "device-" + str(st), out
+        cmd = [base + "_ref", outdir] + ([kernel] if kernel else [])
+        st, out2 = run(cmd)
+        return {0: "ok", 1: "mismatch", 3: "generator"}.get(st, "oracle-%d" % st), out + out2
+
+    def platform_present(self, platform):
+        if platform not in self.platforms:
+            self.platforms[platform] = run([self.a.diffrun, "--has", platform], env=self.env)[0] == 0
+        return self.platforms[platform]
+
+    def variants_for(self, flavour, index):
+        names = [v for v, (p, _, fl) in VARIANTS.items() if flavour in fl and self.platform_present(p)]
+        if not names:
+            return []
+        if self.a.variants:
+            return [v for v in self.a.variants.split(",") if v in names]
+        if self.a.all_variants:
+            return names
+        first = names[0]
+        others = names[1:]
+        return [first] + ([others[index % len(others)]] if others else [])
+
+    def module(self, seed, flavour, index):
+        base = os.path.join(self.a.work, "s%d_%s" % (seed, flavour))
+        gen = sgcgen.generate(seed, flavour, self.a.kernels)
+        sgcgen.write_module(gen, base)
+        self.stats["modules"] += 1
+        self.stats["kernels_generated"] += len(gen.kernels)
+        st, out = self.translate(base)
+        if st != 0:
+            self.stats["sgcc_errors"] += 1
+            rec = {"seed": seed, "flavour": flavour, "step": "sgcc", "status": st, "text": out[-3000:]}
+            self.note(rec)
+            self.stats["mismatches"].append(rec)
+            return
+        st, out = self.build_oracle(base)
+        if st != 0:
+            self.stats["generator_errors"] += 1
+            self.note({"seed": seed, "flavour": flavour, "step": "oracle-build", "text": out[-2000:]})
+            return
+        for variant in self.variants_for(flavour, index):
+            status, text = self.run_variant(base, variant)
+            pv = self.stats["per_variant"].setdefault(variant, {"modules": 0, "kernels": 0, "mismatch_kernels": 0})
+            pv["modules"] += 1
+            if status.startswith("device-4"):
+                self.stats["build_failures"].append({"seed": seed, "flavour": flavour, "variant": variant})
+            if status in ("ok", "mismatch"):
+                pv["kernels"] += len(gen.kernels)
+            bad = [line.split(":")[0] for line in text.splitlines() if ": work-item" in line or
+                   "not possible" in line or "inconsistent" in line]
+            bad = sorted(set(k for k in bad if k.startswith("k")))
+            pv["mismatch_kernels"] += len(bad)
+            rec = {"seed": seed, "flavour": flavour, "variant": variant, "status": status}
+            if status == "generator":
+                self.stats["generator_errors"] += 1
+            if status not in ("ok",):
+                rec["text"] = text[-3000:]
+                rec["kernels"] = bad
+                if status != "generator":
+                    self.stats["mismatches"].append(rec)
+            self.note(rec)
+            if status == "mismatch" and not self.a.no_reduce:
+                for k in bad[:1]:
+                    self.reduce(gen, base, variant, k, seed, flavour, "mismatch")
+            elif status == "device-4" and not self.a.no_reduce:
+                # valid SGC whose output the device compiler rejects
+                for k in gen.kernels:
+                    if self.reduce(gen, base, variant, k.name, seed, flavour, "device-4"):
+                        break
+
+    # ---- reduction: drop statements while the kernel still mismatches
+
+    def still_fails(self, gen, base, variant, kernel, drop, how):
+        sgcgen.write_module(gen, base, frozenset(drop), {kernel})
+        if self.translate(base)[0] != 0 or self.build_oracle(base)[0] != 0:
+            return False
+        return self.run_variant(base, variant, kernel)[0] == how
+
+    def reduce(self, gen, base, variant, kernel, seed, flavour, how):
+        k = next(k for k in gen.kernels if k.name == kernel)
+        rbase = base + "_red"
+        drop = set()
+        tests = 0
+        if not self.still_fails(gen, rbase, variant, kernel, drop, how):
+            self.note({"seed": seed, "reduce": kernel, "result": "does not fail alone"})
+            return False
+        # top-down: try to drop each statement; descend into the ones kept
+        work = list(k.body)
+        while work:
+            st = work.pop(0)
+            if not getattr(st, "droppable", True) or st.sid < 0:
+                work[0:0] = children(st)
+                continue
+            tests += 1
+            if self.still_fails(gen, rbase, variant, kernel, drop | {st.sid}, how):
+                drop.add(st.sid)
+            else:
+                work[0:0] = children(st)
+        sgcgen.write_module(gen, rbase, frozenset(drop), {kernel})
+        name = "s%d_%s_%s_%s" % (seed, flavour, kernel.split("_")[0], variant)
+        keep = os.path.join(self.a.keep, name)
+        os.makedirs(keep, exist_ok=True)
+        for ext in (".sgc", "_ref.c", ".manifest", ".sgccopts"):
+            shutil.copy(rbase + ext, os.path.join(keep, "case" + ext))
+        with open(os.path.join(keep, "variant"), "w") as f:
+            f.write(variant + "\n")
+        self.note({"seed": seed, "reduce": kernel, "variant": variant, "tests": tests, "kept": keep,
+                   "dropped": len(drop)})
+        with open(os.path.join(keep, "failure"), "w") as f:
+            f.write(how + "\n")
+        print("reduced %s (%d tests) -> %s" % (kernel, tests, keep), flush=True)
+        return True
+
+
+def children(st):
+    out = []
+    for attr in ("parts", "then", "els", "body"):
+        v = getattr(st, attr, None)
+        if isinstance(v, list):
+            out += v
+    for arm in getattr(st, "arms", []) or []:
+        out += arm[1]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=0)
+    ap.add_argument("--minutes", type=float, default=0)
+    ap.add_argument("--flavours", default="wg,sg")
+    ap.add_argument("--kernels", type=int, default=4)
+    ap.add_argument("--variants", default="")
+    ap.add_argument("--all-variants", action="store_true")
+    ap.add_argument("--no-reduce", action="store_true")
+    ap.add_argument("--nvcc", default="")
+    ap.add_argument("--no-workarounds", action="store_true",
+                    help="generate what sgcgen.py avoids because of known sgcc bugs")
+    ap.add_argument("--sgcc", required=True)
+    ap.add_argument("--diffrun", required=True)
+    ap.add_argument("--work", default="diff-work")
+    ap.add_argument("--keep", default=os.path.join(HERE, "cases", "new"))
+    ap.add_argument("--log", default="")
+    ap.add_argument("--summary", default="")
+    a = ap.parse_args()
+    if not a.count and not a.minutes:
+        a.count = 1
+    if a.no_workarounds:
+        sgcgen.AVOID_CHAINED_COMPARISONS = False
+    c = Campaign(a)
+    start = time.time()
+    seed, index = a.seed, 0
+    while True:
+        if a.count and index >= a.count:
+            break
+        if a.minutes and time.time() - start > a.minutes * 60:
+            break
+        for flavour in a.flavours.split(","):
+            c.module(seed, flavour, index)
+        seed += 1
+        index += 1
+    c.stats["seconds"] = round(time.time() - start, 1)
+    c.stats["first_seed"], c.stats["last_seed"] = a.seed, seed - 1
+    summary = json.dumps(c.stats, indent=1)
+    print(summary)
+    if a.summary:
+        with open(a.summary, "w") as f:
+            f.write(summary + "\n")
+    return 1 if c.stats["mismatches"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

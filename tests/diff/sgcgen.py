@@ -1,0 +1,1616 @@
+#!/usr/bin/env python3
+"""sgcgen.py — random valid SGC programs with an independent host oracle.
+
+One seed gives one *module*: a .sgc file holding several kernels, the host
+C of a reference for each kernel (the oracle), and a manifest the device
+driver (diffrun.c) reads.  The generator builds a small AST once and prints
+it twice:
+
+  * as SGC, for sgcc;
+  * as host C in SIMT form: every variable becomes an array over the lanes
+    of one work-group, every statement runs under an active-lane mask, ifs
+    and loops split and narrow the mask, and group operations are computed
+    from the SPEC's rules (partitions, ranks, identities, "a source outside
+    the group returns the caller's own value") over the members the
+    generator knows (ballot: same predicate; fixed-size: lane / N; tangle:
+    the lanes active at that point; opportunistic: the membership the
+    device reports, checked for consistency).  gcc compiles it; nothing of
+    sgcc's emitters or device library is shared.
+
+Programs have no undefined behaviour: signed + - * / % << >> go through
+Csmith-style safe_* functions, floats carry exactly representable integers
+(no rounding, so FMA contraction cannot change a result), group
+arithmetic gets bounded inputs, local memory is written and read in phases
+separated by barriers, atomics only combine commutatively.  Group
+operations appear only where every member of the group is active
+(uniformity levels below).  Every work-item folds what it computes into a
+checksum written to out[].
+
+Modules come in two flavours: 'wg' (no sub-groups: runs on the wg tier,
+PoCL, forced-wg) and 'sg' (sub-groups and every group kind).
+
+Reduction (campaign.py): every statement has an id; printing with a set of
+dropped ids leaves them out (a dropped declaration keeps its name with a
+zero initialiser, a dropped group creation drops the group's uses), so a
+reduced program is still valid and its oracle still exact.
+
+usage: sgcgen.py --seed N --flavour wg|sg --out DIR/BASE [--kernels K]
+                 [--drop 1,2,3] [--only-kernel NAME]
+writes BASE.sgc, BASE_ref.c, BASE.manifest, BASE.sgccopts
+"""
+
+import argparse
+import random
+
+# ---------------------------------------------------------------- types --
+
+INT_TYPES = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"]
+BITS = {"bool": 1, "char": 8, "uchar": 8, "short": 16, "ushort": 16, "int": 32,
+        "uint": 32, "long": 64, "ulong": 64, "size_t": 64}
+SIGNED = {"char", "short", "int", "long"}
+FLOATS = ["float", "double"]
+ALGO_TYPES = ["int", "uint", "long", "ulong", "float", "double"]
+MOVE_TYPES = ["bool", "char", "uchar", "short", "ushort", "int", "uint", "long",
+              "ulong", "float", "double"]
+OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor",
+       "logical_and", "logical_or"]
+
+# Work-arounds for sgcc bugs found by the campaign and not fixed yet, so
+# that the campaign keeps finding other ones (campaign.py --no-workarounds).
+AVOID_CHAINED_COMPARISONS = True
+
+# uniformity levels of values and of control flow
+U_WG, U_SG, U_BLK, U_DIV = 0, 1, 2, 3
+
+
+def promote(t):
+    if t in ("bool", "char", "uchar", "short", "ushort"):
+        return "int"
+    if t == "size_t":
+        return "ulong"
+    return t
+
+
+def uac(a, b):
+    """C's usual arithmetic conversions for two integer types (LP64)."""
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    rank = {"int": 1, "uint": 1, "long": 2, "ulong": 2}
+    sa, sb = a in SIGNED, b in SIGNED
+    if sa == sb:
+        return a if rank[a] > rank[b] else b
+    s, u = (a, b) if sa else (b, a)
+    if rank[u] >= rank[s]:
+        return u
+    if BITS[s] > BITS[u]:
+        return s
+    return "u" + s
+
+
+def limits(t):
+    bits = BITS[t]
+    if t in SIGNED:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def c_literal(t, v):
+    """A literal of type t that both C and CUDA read the same way."""
+    if t == "int":
+        return str(v) if v >= 0 else "(%d)" % v if v > -2**31 else "(-2147483647 - 1)"
+    if t == "uint":
+        return "%du" % v
+    if t == "long":
+        return "%dl" % v if v >= 0 else "(%dl)" % v if v > -2**63 else "(-9223372036854775807l - 1)"
+    if t == "ulong":
+        return "%dul" % v
+    if t == "bool":
+        return "true" if v else "false"
+    return "((%s)%d)" % (t, v)
+
+
+# ---------------------------------------------------------- expressions --
+
+class E:
+    """An expression: its text with per-lane variable references."""
+
+    def __init__(self, typ, fmt, subs=(), u=U_WG):
+        self.typ = typ
+        self.fmt = fmt      # a format string: {0}, {1} ... are subs
+        self.subs = list(subs)
+        self.u = u
+
+    def s(self, lane):
+        return self.fmt.format(*[x.s(lane) for x in self.subs])
+
+
+class VarRef(E):
+    def __init__(self, var, suffix=""):
+        super().__init__(var.typ, "", (), var.u)
+        self.var = var
+        self.suffix = suffix     # ".f0", "[...]" printed after the lane index
+
+    def s(self, lane):
+        base = self.var.name
+        if lane is not None and self.var.per_lane:
+            base += "[%s]" % lane
+        return base + self.suffix
+
+
+class IndexRef(E):
+    """a[(idx) & (n-1)] on a private array."""
+
+    def __init__(self, var, idx):
+        super().__init__(var.typ, "", (), U_DIV)
+        self.var, self.idx = var, idx
+
+    def s(self, lane):
+        base = self.var.name + ("[%s]" % lane if lane is not None else "")
+        return "%s[(%s) & %d]" % (base, self.idx.s(lane), self.var.n - 1)
+
+
+class Var:
+    def __init__(self, name, typ, u, mutable, per_lane=True, n=0):
+        self.name, self.typ, self.u, self.mutable = name, typ, u, mutable
+        self.per_lane = per_lane
+        self.n = n
+
+
+# ----------------------------------------------------------- statements --
+
+class S:
+    """A statement: SGC lines and SIMT host lines (both indented by the printer)."""
+    droppable = True
+
+    def __init__(self, gen):
+        self.sid = gen.next_sid()
+
+
+class Printer:
+    def __init__(self, drop):
+        self.drop = drop
+        self.lines = []
+        self.ind = 0
+
+    def w(self, text):
+        self.lines.append("    " * self.ind + text)
+
+    def block(self, stmts, fn):
+        self.ind += 1
+        for st in stmts:
+            fn(st, self)
+        self.ind -= 1
+
+
+def dropped(st, pr):
+    return st.droppable and st.sid in pr.drop
+
+
+# The mask context of the SIMT printer: a stack of mask array names from
+# the kernel down; loops remember where their masks start for break/continue.
+class MaskCtx:
+    def __init__(self):
+        self.stack = ["m0"]
+        self.loops = []   # (index into stack of the loop's continue mask, loop mask name)
+        self.count = 0
+
+    def cur(self):
+        return self.stack[-1]
+
+    def fresh(self):
+        self.count += 1
+        return "m%d" % self.count
+
+
+class Decl(S):
+    def __init__(self, gen, var, init):
+        super().__init__(gen)
+        self.var, self.init = var, init
+
+    def sgc(self, pr):
+        init = self.init.s(None) if self.sid not in pr.drop else "0"
+        pr.w("%s %s = %s;" % (self.var.typ, self.var.name, init))
+
+    def simt(self, pr, mc):
+        v = self.var
+        pr.w("%s %s[L];" % (v.typ, v.name))
+        init = self.init.s("l") if self.sid not in pr.drop else "0"
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s;" % (mc.cur(), v.name, init))
+
+
+class Assign(S):
+    def __init__(self, gen, target, val, op="="):
+        super().__init__(gen)
+        self.target, self.val, self.op = target, val, op
+
+    def sgc(self, pr):
+        if not dropped(self, pr):
+            pr.w("%s %s %s;" % (self.target.s(None), self.op, self.val.s(None)))
+
+    def simt(self, pr, mc):
+        if not dropped(self, pr):
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s %s %s;" % (
+                mc.cur(), self.target.s("l"), self.op, self.val.s("l")))
+
+
+class Sink(Assign):
+    """cs = mix(cs, value): what the work-item computed reaches the output."""
+
+    def __init__(self, gen, val):
+        conv = "f2u(%s)" if val.typ in FLOATS else "(ulong)(%s)"
+        super().__init__(gen, VarRef(gen.cs), E("ulong", "mix({0}, " + conv.replace("%s", "{1}") + ")",
+                                             [VarRef(gen.cs), val], U_DIV))
+
+
+class ArrayDecl(S):
+    droppable = False
+
+    def __init__(self, gen, var):
+        super().__init__(gen)
+        self.var = var
+
+    def sgc(self, pr):
+        v = self.var
+        if v.typ.startswith("struct"):
+            pr.w("%s %s = {0};" % (v.typ, v.name))
+        else:
+            pr.w("%s %s[%s] = {0};" % (v.typ, v.name, v.size_text))
+
+    def simt(self, pr, mc):
+        v = self.var
+        if v.typ.startswith("struct"):
+            pr.w("%s %s[L]; memset(%s, 0, sizeof %s);" % (v.typ, v.name, v.name, v.name))
+        else:
+            pr.w("%s %s[L][%d]; memset(%s, 0, sizeof %s);" % (v.typ, v.name, v.n, v.name, v.name))
+
+
+class If(S):
+    def __init__(self, gen, cond, then, els):
+        super().__init__(gen)
+        self.cond, self.then, self.els = cond, then, els
+
+    def sgc(self, pr):
+        if dropped(self, pr):
+            return
+        pr.w("if (%s) {" % self.cond.s(None))
+        pr.block(self.then, lambda st, p: st.sgc(p))
+        if self.els is not None:
+            pr.w("} else {")
+            pr.block(self.els, lambda st, p: st.sgc(p))
+        pr.w("}")
+
+    def simt(self, pr, mc):
+        if dropped(self, pr):
+            return
+        m, mt, me = mc.cur(), mc.fresh(), mc.fresh()
+        pr.w("{")
+        pr.ind += 1
+        pr.w("uchar %s[L], %s[L];" % (mt, me))
+        pr.w("for (int l = 0; l < L; l++) { int c = %s[l] ? (%s) != 0 : 0; %s[l] = %s[l] && c; %s[l] = %s[l] && !c; }"
+             % (m, self.cond.s("l"), mt, m, me, m))
+        for body, mm in ((self.then, mt), (self.els, me)):
+            if body is None:
+                continue
+            mc.stack.append(mm)
+            pr.w("{")
+            pr.block(body, lambda st, p: st.simt(p, mc))
+            pr.w("}")
+            mc.stack.pop()
+        pr.ind -= 1
+        pr.w("}")
+
+
+class Escape(S):
+    """if (cond) break; / continue; directly in a loop body."""
+
+    def __init__(self, gen, cond, kind):
+        super().__init__(gen)
+        self.cond, self.kind = cond, kind
+
+    def sgc(self, pr):
+        if not dropped(self, pr):
+            pr.w("if (%s) %s;" % (self.cond.s(None), self.kind))
+
+    def simt(self, pr, mc):
+        if dropped(self, pr):
+            return
+        start, lm = mc.loops[-1]
+        clears = ["%s[l] = 0;" % name for name in mc.stack[start:]]
+        if self.kind == "break":
+            clears.append("%s[l] = 0;" % lm)
+        pr.w("for (int l = 0; l < L; l++) if (%s[l] && (%s)) { %s }" % (
+            mc.cur(), self.cond.s("l"), " ".join(clears)))
+
+
+class For(S):
+    """for (T i = 0; i < bound; i++) body — bound evaluated every iteration."""
+
+    def __init__(self, gen, ivar, bound, body):
+        super().__init__(gen)
+        self.ivar, self.bound, self.body = ivar, bound, body
+
+    def sgc(self, pr):
+        if dropped(self, pr):
+            return
+        i = self.ivar.name
+        pr.w("for (%s %s = 0; %s < %s; %s++) {" % (self.ivar.typ, i, i, self.bound.s(None), i))
+        pr.block(self.body, lambda st, p: st.sgc(p))
+        pr.w("}")
+
+    def simt(self, pr, mc):
+        if dropped(self, pr):
+            return
+        i = self.ivar.name
+        m, lm, cm = mc.cur(), mc.fresh(), mc.fresh()
+        pr.w("{")
+        pr.ind += 1
+        pr.w("%s %s[L]; uchar %s[L];" % (self.ivar.typ, i, lm))
+        pr.w("for (int l = 0; l < L; l++) { %s[l] = %s[l]; if (%s[l]) %s[l] = 0; }" % (lm, m, m, i))
+        pr.w("for (int iter = 0;; iter++) {")
+        pr.ind += 1
+        pr.w("int any = 0;")
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) { if (%s[l] < %s) any = 1; else %s[l] = 0; }"
+             % (lm, i, self.bound.s("l"), lm))
+        pr.w("if (!any) break;")
+        pr.w("uchar %s[L]; memcpy(%s, %s, sizeof %s);" % (cm, cm, lm, cm))
+        mc.stack.append(cm)
+        mc.loops.append((len(mc.stack) - 1, lm))
+        pr.w("{")
+        pr.block(self.body, lambda st, p: st.simt(p, mc))
+        pr.w("}")
+        mc.loops.pop()
+        mc.stack.pop()
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l]++;" % (lm, i))
+        pr.ind -= 1
+        pr.w("}")
+        pr.ind -= 1
+        pr.w("}")
+
+
+class Switch(S):
+    """switch (x) { case ...: stmts [break;] ... default: ... } (arms may fall through)."""
+
+    def __init__(self, gen, ctl, arms):
+        super().__init__(gen)
+        self.ctl = ctl
+        self.arms = arms   # [(labels: list of (text, value) or None for default, stmts, ends_with_break)]
+
+    def sgc(self, pr):
+        if dropped(self, pr):
+            return
+        pr.w("switch (%s) {" % self.ctl.s(None))
+        for labels, body, brk in self.arms:
+            if labels is None:
+                pr.w("default:")
+            for text, _ in labels or []:
+                pr.w("case %s:" % text)
+            pr.w("{")
+            pr.block(body, lambda st, p: st.sgc(p))
+            pr.w("}")
+            if brk:
+                pr.ind += 1
+                pr.w("break;")
+                pr.ind -= 1
+        pr.w("}")
+
+    def simt(self, pr, mc):
+        if dropped(self, pr):
+            return
+        m, sv, fall = mc.cur(), mc.fresh(), mc.fresh()
+        all_values = [v for labels, _, _ in self.arms for _, v in labels or []]
+        pr.w("{")
+        pr.ind += 1
+        pr.w("long %s[L]; uchar %s[L]; memset(%s, 0, sizeof %s);" % (sv, fall, fall, fall))
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = (long)(%s);" % (m, sv, self.ctl.s("l")))
+        for labels, body, brk in self.arms:
+            am = mc.fresh()
+            if labels is None:
+                match = " && ".join("%s[l] != %dl" % (sv, v) for v in all_values) or "1"
+            else:
+                match = " || ".join("%s[l] == %dl" % (sv, v) for _, v in labels)
+            pr.w("uchar %s[L];" % am)
+            pr.w("for (int l = 0; l < L; l++) %s[l] = %s[l] && ((%s) || %s[l]);" % (am, m, match, fall))
+            mc.stack.append(am)
+            pr.w("{")
+            pr.block(body, lambda st, p: st.simt(p, mc))
+            pr.w("}")
+            mc.stack.pop()
+            if brk:
+                pr.w("memset(%s, 0, sizeof %s);" % (fall, fall))
+            else:
+                pr.w("memcpy(%s, %s, sizeof %s);" % (fall, am, fall))
+        pr.ind -= 1
+        pr.w("}")
+
+
+class Raw(S):
+    """A statement given as SGC text and SIMT text directly (group operations,
+    local-memory phases, atomics)."""
+
+    def __init__(self, gen, sgc_lines, simt_fn, deps=()):
+        super().__init__(gen)
+        self.sgc_lines = sgc_lines
+        self.simt_fn = simt_fn      # fn(printer, maskctx) writing the host lines
+        self.deps = deps            # sids whose drop drops this statement too
+
+    def is_dropped(self, pr):
+        return self.sid in pr.drop or any(d in pr.drop for d in self.deps)
+
+    def sgc(self, pr):
+        if not self.is_dropped(pr):
+            for line in self.sgc_lines:
+                pr.w(line)
+
+    def simt(self, pr, mc):
+        if not self.is_dropped(pr):
+            self.simt_fn(pr, mc)
+
+
+# ------------------------------------------------------------ generator --
+
+class Group:
+    def __init__(self, name, kind, creator_sid, n=0, home=None, needs=U_DIV):
+        self.name, self.kind, self.creator, self.n = name, kind, creator_sid, n
+        self.home = home          # the statement list it may be used in
+        self.alive = True
+        self.needs = needs        # context level needed to use it
+
+
+class Ctx:
+    """Where the generator is: uniformity of the control flow, loop state."""
+
+    def __init__(self, level=U_WG, blk=64, in_loop=False, in_func=False, depth=0, in_switch=False):
+        self.level, self.blk = level, blk
+        self.in_loop, self.in_func, self.depth = in_loop, in_func, depth
+        self.in_switch = in_switch
+        self.opp_ok = not in_loop
+        self.escape_ok = False
+        self.escape_level = U_WG
+
+    def inner(self, level, blk=None, **kw):
+        c = Ctx(max(self.level, level), self.blk if blk is None else min(self.blk, blk),
+                self.in_loop, self.in_func, self.depth + 1, self.in_switch)
+        c.opp_ok = self.opp_ok
+        c.escape_ok, c.escape_level = self.escape_ok, self.escape_level
+        for k, v in kw.items():
+            setattr(c, k, v)
+        if c.in_loop:
+            c.opp_ok = False
+        return c
+
+
+class Gen:
+    def __init__(self, seed, flavour, nkernels):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.flavour = flavour
+        self.nkernels = nkernels
+        self.sid = 0
+        self.nvar = 0
+        self.spec = []       # (name, type, id, default, bound value or None, explicit)
+        self.structs = []    # (name, [(field, type)])
+        self.funcs = []      # (name, rettype, params, body stmts, ret expr)
+        self.kernels = []
+        self.macro_val = self.r.randint(-20, 20)
+
+    def next_sid(self):
+        self.sid += 1
+        return self.sid
+
+    def fresh(self, prefix="v"):
+        self.nvar += 1
+        return "%s%d" % (prefix, self.nvar)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    # ---- module-level declarations
+
+    def make_spec_consts(self):
+        used_ids = set()
+        nspec = self.r.randint(2, 5)
+        explicit_pool = [3, 7, 11, 42, 100]
+        decls = []
+        for i in range(nspec):
+            typ = self.r.choice(["int", "uint", "long", "short", "bool", "ulong"])
+            lo, hi = limits(typ) if typ != "bool" else (0, 1)
+            default = self.r.randint(max(lo, -8), min(hi, 9))
+            explicit = self.chance(0.4)
+            sid = self.r.choice([x for x in explicit_pool if x not in used_ids]) if explicit else None
+            if sid is not None:
+                used_ids.add(sid)
+            bound = self.r.randint(max(lo, -8), min(hi, 9)) if self.chance(0.5) else None
+            decls.append([self.fresh("sc"), typ, sid, default, bound, explicit])
+        nxt = 0
+        for d in decls:            # implicit IDs: smallest unused, declaration order
+            if d[2] is None:
+                while nxt in used_ids:
+                    nxt += 1
+                d[2] = nxt
+                used_ids.add(nxt)
+        self.spec = decls
+        # a power-of-two spec constant for private array sizes
+        self.arr_spec = [self.fresh("scn"), "int", None, 4, self.r.choice([None, 2, 8]), False]
+        nxt = 0
+        while nxt in used_ids:
+            nxt += 1
+        self.arr_spec[2] = nxt
+        used_ids.add(nxt)
+
+    def spec_value(self, d):
+        return d[4] if d[4] is not None else d[3]
+
+    def make_structs(self):
+        for _ in range(self.r.randint(0, 2)):
+            fields = [("f%d" % i, self.r.choice(INT_TYPES + ["float"])) for i in range(self.r.randint(1, 4))]
+            self.structs.append((self.fresh("S"), fields))
+
+    # ---- expressions
+
+    def leaf(self, env, typ_pref=None):
+        r = self.r
+        choices = []
+        ints = [v for v in env if v.typ in INT_TYPES + ["bool", "size_t"] and v.n == 0]
+        if ints:
+            choices += ["var"] * 6
+        choices += ["const"] * 3 + ["spec"] * 2 + ["macro"]
+        arrays = [v for v in env if v.n > 0 and v.typ in INT_TYPES]
+        structs = [v for v in env if v.typ.startswith("struct")]
+        if arrays:
+            choices += ["arr"] * 2
+        if structs:
+            choices += ["field"] * 2
+        k = r.choice(choices)
+        if k == "var":
+            v = r.choice(ints)
+            return VarRef(v)
+        if k == "spec":
+            d = r.choice(self.spec)
+            return E(d[1], d[0], (), U_WG)
+        if k == "macro":
+            return E("int", "GK", (), U_WG)
+        if k == "arr":
+            v = r.choice(arrays)
+            return IndexRef(v, self.expr(env, 1))
+        if k == "field":
+            v = r.choice(structs)
+            fields = [f for f in self.struct_fields(v.typ) if f[1] in INT_TYPES]
+            if fields:
+                f = r.choice(fields)
+                e = VarRef(v, "." + f[0])
+                e.typ, e.u = f[1], U_DIV
+                return e
+        t = typ_pref or r.choice(INT_TYPES + ["bool"])
+        lo, hi = limits(t) if t != "bool" else (0, 1)
+        v = r.choice([0, 1, 2, 3, 7, -1, -2, lo, hi, hi - 1, lo + 1, r.randint(lo, hi),
+                      r.randint(-100, 100)])
+        v = min(max(v, lo), hi)
+        return E(t, c_literal(t, v), (), U_WG)
+
+    def struct_fields(self, typ):
+        name = typ.split()[1]
+        for n, f in self.structs:
+            if n == name:
+                return f
+        return []
+
+    def expr(self, env, depth):
+        r = self.r
+        if depth <= 0 or self.chance(0.25):
+            return self.leaf(env)
+        k = r.choice(["bin"] * 6 + ["un", "cast", "tern", "cmp", "cmp", "logic", "call"])
+        if k == "call" and self.funcs and not getattr(self, "in_func_gen", False):
+            name, ret, params, _, _ = r.choice(self.funcs)
+            args = [self.cast_to(p[1], self.expr(env, depth - 1)) for p in params]
+            fmt = name + "(" + ", ".join("{%d}" % i for i in range(len(args))) + ")"
+            return E(ret, fmt, args, U_DIV if any(a.u == U_DIV for a in args) else max([a.u for a in args] + [0]))
+        if k == "un":
+            a = self.expr(env, depth - 1)
+            op = r.choice(["-", "~", "!", "+"])
+            t = promote(a.typ)
+            if op == "!":
+                return E("int", "(!{0})", [a], a.u)
+            if op == "-" and t in SIGNED:
+                return E(t, "safe_neg_%s({0})" % t, [a], a.u)
+            return E(t, "(" + op + "{0})", [a], a.u)
+        if k == "cast":
+            a = self.expr(env, depth - 1)
+            t = r.choice(INT_TYPES + ["bool"])
+            return E(t, "((%s)({0}))" % t, [a], a.u)
+        if k == "tern":
+            c, a, b = self.expr(env, depth - 1), self.expr(env, depth - 1), self.expr(env, depth - 1)
+            return E(uac(a.typ, b.typ), "(({0}) ? ({1}) : ({2}))", [c, a, b], max(c.u, a.u, b.u))
+        if k == "cmp":
+            a, b = self.expr(env, depth - 1), self.expr(env, depth - 1)
+            op = r.choice(["<", ">", "<=", ">=", "==", "!="])
+            if AVOID_CHAINED_COMPARISONS:
+                # sgcc prints (a < b) >= c as a < b >= c, which Intel's
+                # OpenCL compiler rejects (tests/diff/cases/KNOWN_FAILURES):
+                # a cast keeps the comparison's operands apart until fixed
+                return E("int", "((int)(({0}) %s ({1})))" % op, [a, b], max(a.u, b.u))
+            return E("int", "(({0}) %s ({1}))" % op, [a, b], max(a.u, b.u))
+        if k == "logic":
+            a, b = self.expr(env, depth - 1), self.expr(env, depth - 1)
+            op = r.choice(["&&", "||"])
+            return E("int", "(({0}) %s ({1}))" % op, [a, b], max(a.u, b.u))
+        a, b = self.expr(env, depth - 1), self.expr(env, depth - 1)
+        op = r.choice(["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"])
+        u = max(a.u, b.u)
+        if op in ("<<", ">>"):
+            t = promote(a.typ)
+            return E(t, "safe_%s_%s({0}, {1})" % ("shl" if op == "<<" else "shr", t), [a, b], u)
+        t = uac(a.typ, b.typ)
+        if op in ("&", "|", "^"):
+            return E(t, "(({0}) %s ({1}))" % op, [a, b], u)
+        name = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}[op]
+        if t in SIGNED or op in ("/", "%"):
+            return E(t, "safe_%s_%s({0}, {1})" % (name, t), [a, b], u)
+        return E(t, "(({0}) %s ({1}))" % op, [a, b], u)
+
+    def cast_to(self, t, e):
+        return E(t, "((%s)({0}))" % t, [e], e.u)
+
+    def uniform_expr(self, env, level, blk=64):
+        """An expression whose value is the same across the given scope."""
+        cands = [v for v in env if v.n == 0 and v.typ in INT_TYPES + ["bool"] and v.u <= level
+                 and not v.mutable and (level != U_BLK or v.u < U_BLK or getattr(v, "blk", 64) >= blk)]
+        parts = []
+        for _ in range(self.r.randint(1, 2)):
+            if cands and self.chance(0.7):
+                parts.append(VarRef(self.r.choice(cands)))
+            else:
+                d = self.r.choice(self.spec)
+                parts.append(E(d[1], d[0], (), U_WG))
+        e = parts[0]
+        if len(parts) > 1:
+            op = self.r.choice(["+", "^", "&", "|"])
+            t = uac(e.typ, parts[1].typ)
+            e = E(t, ("safe_add_%s({0}, {1})" % t) if op == "+" and t in SIGNED else "(({0}) %s ({1}))" % op,
+                  [e, parts[1]], max(e.u, parts[1].u))
+        k = self.r.randint(1, 3)
+        return E(promote(e.typ), "(({0}) %% %d)" % (k + 1) if promote(e.typ) not in SIGNED else
+                 "safe_mod_%s({0}, %d)" % (promote(e.typ), k + 1), [e], e.u)
+
+    def float_expr(self, env, ft):
+        """Sum of up to three products of at most two bounded leaves: exact in ft."""
+        fvars = [v for v in env if v.typ == ft and v.n == 0]
+        terms = []
+        for _ in range(self.r.randint(1, 3)):
+            fac = []
+            for k in range(self.r.randint(1, 2)):
+                # at most one variable (|v| < 4096) per product, the other factor small
+                if k == 0 and fvars and self.chance(0.5):
+                    fac.append(VarRef(self.r.choice(fvars)))
+                else:
+                    fac.append(E(ft, "((%s)((int)(({0}) & 31) - 16))" % ft, [self.expr(env, 2)], U_DIV))
+            e = fac[0] if len(fac) == 1 else E(ft, "({0} * {1})", fac, U_DIV)
+            terms.append(e)
+        e = terms[0]
+        for t in terms[1:]:
+            e = E(ft, "({0} %s {1})" % self.r.choice("+-"), [e, t], U_DIV)
+        # keep variables below 4096 in magnitude: every value stays an exact integer
+        return E(ft, "((%s)((long)({0}) %% 4096))" % ft, [e], U_DIV)
+
+    # ---- statements
+
+    def int_type(self):
+        return self.r.choice(INT_TYPES + ["int", "uint", "int", "bool", "size_t"])
+
+    def stmts(self, env, ctx, n, kernel):
+        out = []
+        env = list(env)
+        for _ in range(n):
+            st = self.stmt(env, ctx, kernel, out)
+            if st is not None:
+                out.append(st)
+        return out
+
+    def stmt(self, env, ctx, kernel, out):
+        r = self.r
+        kinds = ["decl"] * 4 + ["assign"] * 3 + ["sink"] * 3 + ["fdecl", "farr", "struct"]
+        if ctx.depth < 3:
+            kinds += ["if"] * 2 + ["for"] * 2 + ["switch"]
+        if ctx.in_loop and ctx.escape_ok:
+            kinds += ["escape"]
+        if kernel is not None:
+            if ctx.level == U_WG and not ctx.in_switch:
+                kinds += ["local", "atomic", "wgcoll", "wgcoll"]
+            if self.flavour == "sg":
+                if ctx.level <= U_SG:
+                    kinds += ["sgop", "sgop", "ballot", "ballot"]
+                if ctx.level <= U_BLK:
+                    kinds += ["fixed", "fixed"]
+                kinds += ["tangle", "tangle", "tangle"]
+                if ctx.opp_ok:
+                    kinds += ["opp"]
+                if ctx.level <= U_SG and ctx.depth < 3:
+                    kinds += ["blkif"]
+        k = r.choice(kinds)
+        return getattr(self, "st_" + k)(env, ctx, kernel, out)
+
+    def st_decl(self, env, ctx, kernel, out):
+        t = self.int_type()
+        e = self.expr(env, self.r.randint(1, 4))
+        u = max(e.u, ctx.level)
+        mutable = self.chance(0.5) or u == U_DIV
+        v = Var(self.fresh(), t, U_DIV if mutable else u, mutable)
+        if v.u == U_BLK:
+            v.blk = ctx.blk
+        env.append(v)
+        return Decl(self, v, e)
+
+    def st_fdecl(self, env, ctx, kernel, out):
+        ft = self.r.choice(FLOATS)
+        v = Var(self.fresh("f"), ft, U_DIV, True)
+        st = Decl(self, v, self.float_expr(env, ft))
+        env.append(v)
+        return st
+
+    def st_assign(self, env, ctx, kernel, out):
+        muts = [v for v in env if v.mutable and v.n == 0 and not v.typ.startswith("struct")
+                and v.typ != "ulong_cs"]
+        if not muts:
+            return self.st_sink(env, ctx, kernel, out)
+        v = self.r.choice(muts)
+        if v.typ in FLOATS:
+            return Assign(self, VarRef(v), self.float_expr(env, v.typ))
+        e = self.expr(env, self.r.randint(1, 4))
+        if v.typ in ("uint", "ulong", "uchar", "ushort") and self.chance(0.4):
+            return Assign(self, VarRef(v), e, self.r.choice(["+=", "-=", "*=", "^=", "|=", "&="]))
+        if self.chance(0.2):
+            return Assign(self, VarRef(v), e, self.r.choice(["^=", "|=", "&="]))
+        return Assign(self, VarRef(v), e)
+
+    def st_sink(self, env, ctx, kernel, out):
+        fl = [v for v in env if v.typ in FLOATS and v.n == 0]
+        if fl and self.chance(0.3):
+            return Sink(self, VarRef(self.r.choice(fl)))
+        return Sink(self, self.expr(env, self.r.randint(1, 4)))
+
+    def st_farr(self, env, ctx, kernel, out):
+        """A private array, filled by a loop, read later by leaf()."""
+        t = self.r.choice(INT_TYPES)
+        if self.chance(0.5):
+            n, size_text = 4, "4"
+        else:
+            n = self.spec_value(self.arr_spec)
+            size_text = self.arr_spec[0]
+        v = Var(self.fresh("a"), t, U_DIV, False, n=n)
+        v.size_text = size_text
+        decl = ArrayDecl(self, v)
+        iv = Var(self.fresh("i"), "int", U_DIV, False)
+        fill = For(self, iv, E("int", size_text), [
+            Assign(self, IndexRef(v, VarRef(iv)), self.expr(env + [iv], 2))])
+        env.append(v)
+        return Compound([decl, fill])
+
+    def st_struct(self, env, ctx, kernel, out):
+        if not self.structs:
+            return self.st_decl(env, ctx, kernel, out)
+        name, fields = self.r.choice(self.structs)
+        v = Var(self.fresh("s"), "struct " + name, U_DIV, False)
+        parts = [ArrayDecl(self, v)]
+        for f, t in fields:
+            if self.chance(0.7):
+                target = VarRef(v, "." + f)
+                target.typ = t
+                if t == "float":
+                    parts.append(Assign(self, target, self.float_expr(env, "float")))
+                else:
+                    parts.append(Assign(self, target, self.expr(env, 2)))
+        env.append(v)
+        return Compound(parts)
+
+    def st_if(self, env, ctx, kernel, out):
+        if self.chance(0.35):
+            cond = self.uniform_expr(env, ctx.level if ctx.level < U_DIV else U_SG, ctx.blk)
+        else:
+            cond = self.expr(env, self.r.randint(1, 3))
+        inner = ctx.inner(cond.u)
+        # a uniform break/continue must stay where the control flow is as uniform
+        inner.escape_ok = ctx.escape_ok and (ctx.escape_level == U_DIV or inner.level <= ctx.escape_level)
+        then = self.stmts(env, inner, self.r.randint(1, 4), kernel)
+        els = self.stmts(env, inner, self.r.randint(1, 3), kernel) if self.chance(0.5) else None
+        return If(self, cond, then, els)
+
+    def st_blkif(self, env, ctx, kernel, out):
+        """A branch uniform per aligned block of M sub-group lanes."""
+        m = self.r.choice([1, 2, 4, 8, 16, 32])
+        sgl = kernel.sgl
+        cond = E("int", "(((%s / %du) %% 3u) == %du)" % ("{0}", m, self.r.randint(0, 2)), [VarRef(sgl)], U_BLK)
+        inner = ctx.inner(U_BLK, blk=m)
+        inner.escape_ok = False
+        then = self.stmts(env, inner, self.r.randint(1, 4), kernel)
+        els = self.stmts(env, inner, self.r.randint(1, 3), kernel) if self.chance(0.5) else None
+        return If(self, cond, then, els)
+
+    def st_for(self, env, ctx, kernel, out):
+        r = self.r
+        kind = r.choice(["const", "spec", "div", "uni"])
+        if kind == "const":
+            bound, bu = E("int", str(r.randint(0, 4))), U_WG
+        elif kind == "spec":
+            d = r.choice([s for s in self.spec if s[1] in ("int", "short")] or [self.arr_spec])
+            bound, bu = E("int", "(%s & 3)" % d[0]), U_WG
+        elif kind == "uni":
+            e = self.uniform_expr(env, ctx.level if ctx.level < U_DIV else U_SG, ctx.blk)
+            bound, bu = E("int", "((int)({0}))", [e]), e.u
+        else:
+            e = self.expr(env, 2)
+            bound, bu = E("int", "((int)(({0}) & 3))", [e]), U_DIV
+        escape = r.choice([None, None, "uni", "div"])
+        level = max(ctx.level, bu, U_DIV if escape == "div" else U_WG)
+        inner = ctx.inner(level, in_loop=True)
+        inner.escape_ok = escape is not None
+        inner.escape_level = U_DIV if escape == "div" else U_WG
+        if escape == "uni":
+            inner.escape_level = inner.level
+        iv = Var(self.fresh("i"), "int", max(bu, ctx.level), False)
+        inner.in_switch = False
+        body = self.stmts(env + [iv], inner, r.randint(1, 5), kernel)
+        return For(self, iv, bound, body)
+
+    def st_escape(self, env, ctx, kernel, out):
+        if ctx.escape_level == U_DIV:
+            cond = self.expr(env, 2)
+        else:
+            cond = self.uniform_expr(env, ctx.level if ctx.level < U_DIV else U_SG, ctx.blk)
+        for g in kernel.groups if kernel else []:
+            if g.home is out:
+                g.alive = False
+        return Escape(self, cond, self.r.choice(["break", "continue"]))
+
+    def st_switch(self, env, ctx, kernel, out):
+        r = self.r
+        ctl = self.expr(env, 2)
+        ctl = E("int", "((int)(({0}) & 7))", [ctl], ctl.u)
+        values = list(range(8))
+        r.shuffle(values)
+        arms = []
+        used = set()
+        spec_ints = [s for s in self.spec if s[1] in ("int", "short", "long", "uint", "ulong")]
+        inner = ctx.inner(ctl.u, in_switch=True)
+        inner.escape_ok = False
+        prev_brk = True
+        for _ in range(r.randint(1, 4)):
+            labels = []
+            for _ in range(r.randint(1, 2)):
+                if spec_ints and self.chance(0.3):
+                    d = r.choice(spec_ints)
+                    val = self.spec_value(d)
+                    text = d[0]
+                else:
+                    val = values.pop()
+                    text = str(val)
+                if val in used:
+                    continue
+                used.add(val)
+                labels.append((text, val))
+            if not labels:
+                continue
+            brk = self.chance(0.75)
+            # a group used in an arm that another arm falls into would have
+            # members from two control flows: keep groups out of such arms
+            arm_ctx = inner if prev_brk else ctx.inner(U_DIV, in_switch=True)
+            arm_ctx.escape_ok = False
+            body = self.stmts(env, arm_ctx, r.randint(0, 3), kernel)
+            arms.append((labels, body, brk))
+            prev_brk = brk
+        if self.chance(0.6):
+            arm_ctx = inner if prev_brk else ctx.inner(U_DIV, in_switch=True)
+            arm_ctx.escape_ok = False
+            arms.append((None, self.stmts(env, arm_ctx, r.randint(0, 2), kernel), True))
+        return Switch(self, ctl, arms)
+
+    # ---- work-group level (context uniform across the work-group)
+
+    def st_local(self, env, ctx, kernel, out):
+        t = self.r.choice(INT_TYPES)
+        arr = kernel.local_array(t, self)
+        e = self.expr(env, 3)
+        v = Var(self.fresh(), t, U_DIV, True)
+        k = self.r.randint(1, 5)
+        idx = self.r.choice(["(lid + %du) %% L_SIZE" % k, "L_SIZE - 1u - lid", "(lid ^ %du) %% L_SIZE" % k])
+        ex = e.s(None)
+        sgc = ["%s[lid] = (%s)(%s);" % (arr, t, ex), "barrier(CLK_LOCAL_MEM_FENCE);",
+               "%s %s = %s[%s];" % (t, v.name, arr, idx), "barrier(CLK_LOCAL_MEM_FENCE);"]
+        idx_host = idx.replace("lid", "lid[l]")
+
+        def simt(pr, mc, e=e, v=v, arr=arr, t=t, idx_host=idx_host):
+            m = mc.cur()   # uniform across the work-group: all lanes or none
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[lid[l]] = (%s)(%s);" % (m, arr, t, e.s("l")))
+            pr.w("%s %s[L];" % (t, v.name))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s[%s];" % (m, v.name, arr, idx_host))
+        st = Raw(self, sgc, simt)
+        st.droppable = False     # declares a variable later statements read
+        st.decl_var = v
+        # when dropped, it still declares the variable
+        env.append(v)
+        return DroppableDecl(self, st, v)
+
+    def st_atomic(self, env, ctx, kernel, out):
+        t = self.r.choice(["int", "uint"])
+        acc = kernel.local_array(t, self, atomic=True)
+        op = self.r.choice(["add", "sub", "min", "max", "and", "or", "xor"])
+        init = self.r.choice([0, 1, 0x7fff, 12345])
+        val = self.expr(env, 2)
+        cond = self.expr(env, 2) if self.chance(0.5) else E("int", "1")
+        hostop = {"add": "a + b", "sub": "a - b", "min": "a < b ? a : b", "max": "a > b ? a : b",
+                  "and": "a & b", "or": "a | b", "xor": "a ^ b"}[op]
+        sgc = ["if (lid == 0u) %s[0] = %d;" % (acc, init), "barrier(CLK_LOCAL_MEM_FENCE);",
+               "if (%s) atomic_fetch_%s(&%s[0], (%s)((%s) & 0xffff));" % (cond.s(None), op, acc, t, val.s(None)),
+               "barrier(CLK_LOCAL_MEM_FENCE);",
+               "cs = mix(cs, (ulong)%s[0]);" % acc, "barrier(CLK_LOCAL_MEM_FENCE);"]
+        cx = self.r.randint(0, 3)
+        if self.chance(0.5):
+            exp = self.r.choice([init, 5])
+            sgc += ["if (lid == %du) cs = mix(cs, (ulong)atomic_compare_exchange(&%s[0], %d, 77));" % (cx, acc, exp),
+                    "barrier(CLK_LOCAL_MEM_FENCE);", "cs = mix(cs, (ulong)%s[0]);" % acc,
+                    "barrier(CLK_LOCAL_MEM_FENCE);"]
+        else:
+            exp = None
+
+        def simt(pr, mc):
+            m = mc.cur()   # uniform across the work-group: all lanes or none
+            pr.w("{ %s acc = %d;" % (t, init))
+            pr.w("  for (int l = 0; l < L; l++) if (" + m + "[l] && (%s)) { %s a = acc, b = (%s)((%s) & 0xffff); acc = (%s)(%s); }"
+                 % (cond.s("l"), "u" + t if t == "int" else t, t, val.s("l"), t, hostop.replace("a", "(" + t + ")a").replace("b", "(" + t + ")b") if op in ("min", "max") else hostop))
+            pr.w("  for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)acc);" % m)
+            if exp is not None:
+                pr.w("  if (%d < L && %s[%d]) { cs[%d] = mix(cs[%d], (ulong)acc); if (acc == %d) acc = 77; }" % (cx, m, cx, cx, cx, exp))
+                pr.w("  for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)acc);" % m)
+            pr.w("}")
+        return Raw(self, sgc, simt)
+
+    def st_wgcoll(self, env, ctx, kernel, out):
+        g = kernel.wg
+        return self.group_op(env, g, kernel, ctx)
+
+    # ---- sub-group level
+
+    def st_sgop(self, env, ctx, kernel, out):
+        return self.group_op(env, kernel.sg, kernel, ctx)
+
+    def st_ballot(self, env, ctx, kernel, out):
+        name = self.fresh("b")
+        pred = self.expr(env, 2)
+
+        def simt(pr, mc, name=name, pred=pred):
+            pr.w("HG %s[L]; { int pv[L]; for (int l = 0; l < L; l++) pv[l] = %s[l] ? (%s) != 0 : 0;"
+                 % (name, mc.cur(), pred.s("l")))
+            pr.w("  hg_ballot(%s, sgG, %s, L, pv); }" % (name, mc.cur()))
+        creator = Raw(self, ["ballot_group %s = get_ballot_group(sg, (%s) != 0);" % (name, pred.s(None))], simt)
+        g = Group(name, "ballot", creator.sid)
+        parts = [creator]
+        for _ in range(self.r.randint(1, 3)):
+            parts.append(self.group_op(env, g, kernel, ctx, deps=(creator.sid,)))
+        if self.chance(0.6):
+            # each partition in its own control flow
+            then = [self.group_op(env, g, kernel, ctx, deps=(creator.sid,)) for _ in range(self.r.randint(1, 2))]
+            els = [self.group_op(env, g, kernel, ctx, deps=(creator.sid,)) for _ in range(self.r.randint(0, 2))]
+            cond = E("int", "(%s.get_group_linear_id() == 0u)" % name, (), U_DIV)
+            cond.s = lambda lane, name=name: ("(%s.get_group_linear_id() == 0u)" % name) if lane is None else \
+                "(%s[%s].id == 0u)" % (name, lane)
+            parts.append(GuardedIf(self, cond, then, els or None, creator.sid))
+        return Compound(parts)
+
+    def st_fixed(self, env, ctx, kernel, out):
+        ns = [n for n in (1, 2, 4, 8, 16, 32) if ctx.level <= U_SG or n <= ctx.blk]
+        n = self.r.choice(ns)
+        name = self.fresh("fx")
+        if self.chance(0.3):
+            ntext = kernel.fixed_spec(n, self)
+        else:
+            ntext = str(n)
+        creator = Raw(self, ["fixed_size_group<%s> %s = get_fixed_size_group<%s>(sg);" % (ntext, name, ntext)],
+                      lambda pr, mc, name=name, n=n: pr.w("HG %s[L]; hg_fixed(%s, sgG, %s, L, %d);" % (name, name, mc.cur(), n)))
+        g = Group(name, "fixed", creator.sid, n)
+        parts = [creator]
+        for _ in range(self.r.randint(1, 3)):
+            parts.append(self.group_op(env, g, kernel, ctx, deps=(creator.sid,)))
+        return Compound(parts)
+
+    def st_tangle(self, env, ctx, kernel, out):
+        name = self.fresh("tg")
+        creator = Raw(self, ["tangle_group %s = get_tangle_group(sg);" % name],
+                      lambda pr, mc, name=name: pr.w("HG %s[L]; hg_tangle(%s, sgG, %s, L);" % (name, name, mc.cur())))
+        g = Group(name, "tangle", creator.sid)
+        parts = [creator]
+        for _ in range(self.r.randint(1, 3)):
+            parts.append(self.group_op(env, g, kernel, ctx, deps=(creator.sid,)))
+        return Compound(parts)
+
+    def st_opp(self, env, ctx, kernel, out):
+        name = self.fresh("op")
+        slot = kernel.new_slot()
+        creator = Raw(self, ["opportunistic_group %s = get_opportunistic_group();" % name,
+                             "out[gid * NOUT + %du] = reduce_over_group(%s, (ulong)1 << sgl, bit_or);" % (slot, name)],
+                      lambda pr, mc, name=name, slot=slot: pr.w(
+                          "HG %s[L]; hg_opportunistic(%s, sgG, %s, L, dev, wgi, %d, NOUT);" % (name, name, mc.cur(), slot)))
+        g = Group(name, "opp", creator.sid)
+        parts = [creator]
+        for _ in range(self.r.randint(1, 2)):
+            parts.append(self.group_op(env, g, kernel, ctx, deps=(creator.sid,)))
+        return Compound(parts)
+
+    # ---- group operations: SGC text + host model
+
+    def bounded_input(self, env, t, op):
+        e = self.expr(env, 2)
+        if t in FLOATS:
+            if op == "multiplies":
+                return "((%s)(((%s) & 1) + 1))" % (t, "{0}"), e
+            if op in ("logical_and", "logical_or"):
+                return "((%s)((%s) & 1))" % (t, "{0}"), e
+            return "((%s)((int)((%s) & 1023) - 512))" % (t, "{0}"), e
+        if op == "multiplies":
+            return ("((%s)((({0}) & 1) ? -1 : 1))" % t if t in SIGNED else "((%s)({0}))" % t), e
+        if op in ("plus",):
+            return ("((%s)((int)(({0}) & 1023) - 512))" % t if t in SIGNED else "((%s)({0}))" % t), e
+        if op in ("logical_and", "logical_or"):
+            return "((%s)(({0}) & 3))" % t, e
+        return "((%s)({0}))" % t, e
+
+    def group_op(self, env, g, kernel, ctx, deps=()):
+        r = self.r
+        kind = r.choice(["member", "bcast", "bcast_id", "vote", "shift", "xor", "select",
+                         "reduce", "reduce", "scan", "scan", "barrier"])
+        res = self.fresh("r")
+        gname = g.name
+        if kind == "member":
+            m = r.choice(["get_group_linear_id", "get_group_linear_range", "get_local_linear_id",
+                          "get_local_linear_range", "leader"])
+            if g.kind == "wg" and m in ("get_group_linear_id", "get_group_linear_range"):
+                m = "get_local_linear_range"
+            sgc = ["cs = mix(cs, (ulong)%s.%s());" % (gname, m)]
+            field = {"get_group_linear_id": "G.id", "get_group_linear_range": "G.range",
+                     "get_local_linear_id": "(uint)hg_rank(&G, l)", "get_local_linear_range": "(uint)hg_count(&G)",
+                     "leader": "(hg_rank(&G, l) == 0)"}[m]
+            return Raw(self, sgc, lambda pr, mc: pr.w(
+                "for (int l = 0; l < L; l++) if (%s[l]) { HG G = %s[l]; cs[l] = mix(cs[l], (ulong)%s); }"
+                % (mc.cur(), self.hg(g), field)), deps)
+        if kind == "barrier":
+            return Raw(self, ["group_barrier(%s);" % gname], lambda pr, mc: None, deps)
+        if kind == "vote":
+            fn = r.choice(["any_of_group", "all_of_group", "none_of_group"])
+            p = self.expr(env, 2)
+            sgc = ["cs = mix(cs, (ulong)%s(%s, (%s) != 0));" % (fn, gname, p.s(None))]
+            return Raw(self, sgc, lambda pr, mc: self.host_vote(pr, mc, g, fn, p), deps)
+        if kind in ("bcast", "bcast_id", "shift", "xor", "select"):
+            t = r.choice(MOVE_TYPES)
+            e = self.expr(env, 2)
+            xin = "((%s)(%s))" % (t, "{0}") if t not in FLOATS else "((%s)((int)((%s) & 1023) - 512))" % (t, "{0}")
+            if t == "bool":
+                xin = "(((%s) & 1) != 0)" % "{0}"
+            xe = E(t, xin, [e], U_DIV)
+            arg = None
+            if kind == "bcast":
+                call = "group_broadcast(%s, %s)" % (gname, xe.s(None))
+            elif kind == "bcast_id":
+                arg = r.choice([0, 1, 2, 3, 5, 17, 40])
+                call = "group_broadcast(%s, %s, %du)" % (gname, xe.s(None), arg)
+            elif kind == "shift":
+                fn = r.choice(["shift_group_left", "shift_group_right"])
+                arg = r.choice([0, 1, 1, 2, 3, 7, 16, 33])
+                kind = fn
+                call = "%s(%s, %s, %du)" % (fn, gname, xe.s(None), arg)
+            elif kind == "xor":
+                arg = r.choice([0, 1, 2, 3, 4, 8, 16, 31])
+                call = "permute_group_by_xor(%s, %s, %du)" % (gname, xe.s(None), arg)
+            else:
+                ie = self.expr(env, 2)
+                arg = E("uint", "((uint)(({0}) & 63))", [ie], U_DIV)
+                call = "select_from_group(%s, %s, %s)" % (gname, xe.s(None), arg.s(None))
+            sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
+            return Raw(self, sgc, lambda pr, mc: self.host_move(pr, mc, g, kind, t, xe, arg, res), deps)
+        # reduce / scan
+        t = r.choice(ALGO_TYPES)
+        ops = [o for o in OPS if t not in FLOATS or not o.startswith("bit_")]
+        op = r.choice(ops)
+        fmt, e = self.bounded_input(env, t, op)
+        xe = E(t, fmt, [e], U_DIV)
+        init = None
+        if self.chance(0.4):
+            init_val = r.choice([0, 1, 2, 3, -1, 100]) if t in SIGNED or t in FLOATS else r.choice([0, 1, 5, 100])
+            if op == "multiplies":
+                init_val = r.choice([1, 2] if t not in SIGNED else [1, -1])
+            if op in ("logical_and", "logical_or"):
+                init_val = r.choice([0, 1, 2])
+            init = "((%s)%d)" % (t, init_val)
+        if kind == "reduce":
+            form = "reduce"
+            call = ("reduce_over_group(%s, %s, %s)" % (gname, xe.s(None), op) if init is None else
+                    "reduce_over_group(%s, %s, %s, %s)" % (gname, xe.s(None), init, op))
+        else:
+            form = r.choice(["exclusive", "inclusive"])
+            if form == "exclusive":
+                call = ("exclusive_scan_over_group(%s, %s, %s)" % (gname, xe.s(None), op) if init is None else
+                        "exclusive_scan_over_group(%s, %s, %s, %s)" % (gname, xe.s(None), init, op))
+            else:
+                call = ("inclusive_scan_over_group(%s, %s, %s)" % (gname, xe.s(None), op) if init is None else
+                        "inclusive_scan_over_group(%s, %s, %s, %s)" % (gname, xe.s(None), op, init))
+        sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
+        return Raw(self, sgc, lambda pr, mc: self.host_algo(pr, mc, g, form, t, op, xe, init, res), deps)
+
+    def sink_text(self, t, res):
+        if t in FLOATS:
+            return "cs = mix(cs, f2u(%s));" % res
+        return "cs = mix(cs, (ulong)%s);" % res
+
+    def hg(self, g):
+        return "wgG" if g.kind == "wg" else ("sgG" if g.kind == "sg" else g.name)
+
+    def host_vote(self, pr, mc, g, fn, p):
+        G = self.hg(g)
+        pr.w("{ int pv[L]; for (int l = 0; l < L; l++) if (%s[l]) pv[l] = (%s) != 0;" % (mc.cur(), p.s("l")))
+        pr.w("  for (int l = 0; l < L; l++) if (%s[l]) { int any = 0, all = 1; hg_check(&%s[l], %s, L);"
+             % (mc.cur(), G, mc.cur()))
+        pr.w("    for (int j = 0; j < L; j++) if (hg_member(&%s[l], j)) { any |= pv[j]; all &= pv[j]; }" % G)
+        val = {"any_of_group": "any", "all_of_group": "all", "none_of_group": "!any"}[fn]
+        pr.w("    cs[l] = mix(cs[l], (ulong)(%s)); } }" % val)
+
+    def host_move(self, pr, mc, g, kind, t, xe, arg, res):
+        G = self.hg(g)
+        m = mc.cur()
+        pr.w("%s %s[L]; { %s xv[L];" % (t, res, t))
+        pr.w("  for (int l = 0; l < L; l++) if (%s[l]) xv[l] = %s;" % (m, xe.s("l")))
+        pr.w("  for (int l = 0; l < L; l++) if (%s[l]) { hg_check(&%s[l], %s, L); long n = hg_count(&%s[l]), rk = hg_rank(&%s[l], l), src;"
+             % (m, G, m, G, G))
+        if kind == "bcast":
+            pr.w("    src = 0;")
+        elif kind == "bcast_id":
+            pr.w("    src = %d;" % arg)
+        elif kind == "shift_group_left":
+            pr.w("    src = rk + %d;" % arg)
+        elif kind == "shift_group_right":
+            pr.w("    src = rk - %d;" % arg)
+        elif kind == "xor":
+            pr.w("    src = rk ^ %d;" % arg)
+        else:
+            pr.w("    src = (long)(%s);" % arg.s("l"))
+        pr.w("    %s[l] = (src >= 0 && src < n) ? xv[hg_lane_of_rank(&%s[l], src)] : xv[l];" % (res, G))
+        pr.w("    cs[l] = mix(cs[l], %s); } }" % (("f2u(%s[l])" if t in FLOATS else "(ulong)%s[l]") % res))
+
+    def host_algo(self, pr, mc, g, form, t, op, xe, init, res):
+        G = self.hg(g)
+        m = mc.cur()
+        ident = host_identity(t, op)
+        pr.w("%s %s[L]; { %s xv[L];" % (t, res, t))
+        pr.w("  for (int l = 0; l < L; l++) if (%s[l]) xv[l] = %s;" % (m, xe.s("l")))
+        pr.w("  for (int l = 0; l < L; l++) if (%s[l]) { hg_check(&%s[l], %s, L); long rk = hg_rank(&%s[l], l);"
+             % (m, G, m, G))
+        pr.w("    %s a = %s;" % (t, init if init is not None else ident))
+        if op in ("logical_and", "logical_or") and init is not None:
+            pr.w("    a = (%s)(a != 0);" % t)
+        cmp = {"reduce": "1", "exclusive": "hg_rank(&%s[l], j) < rk" % G,
+               "inclusive": "hg_rank(&%s[l], j) <= rk" % G}[form]
+        pr.w("    for (int j = 0; j < L; j++) if (hg_member(&%s[l], j) && %s) { %s b = xv[j]; a = %s; }"
+             % (G, cmp, t, host_op(t, op)))
+        pr.w("    %s[l] = a;" % res)
+        pr.w("    cs[l] = mix(cs[l], %s); } }" % (("f2u(%s[l])" if t in FLOATS else "(ulong)%s[l]") % res))
+
+
+def host_identity(t, op):
+    if op in ("plus", "bit_or", "bit_xor", "logical_or"):
+        return "(%s)0" % t
+    if op in ("multiplies", "logical_and"):
+        return "(%s)1" % t
+    if op == "bit_and":
+        return "(%s)~(%s)0" % (t, t)
+    if t in FLOATS:
+        return "(%s)INFINITY" % t if op == "minimum" else "(%s)-INFINITY" % t
+    lo, hi = limits(t)
+    return c_literal(t, hi if op == "minimum" else lo)
+
+
+def host_op(t, op):
+    if op == "plus":
+        return "(%s)(a + b)" % t if t not in SIGNED else "(%s)((u%s)a + (u%s)b)" % (t, t, t)
+    if op == "multiplies":
+        return "(%s)(a * b)" % t if t not in SIGNED else "(%s)((u%s)a * (u%s)b)" % (t, t, t)
+    if op == "minimum":
+        return "(b < a ? b : a)"
+    if op == "maximum":
+        return "(b > a ? b : a)"
+    if op == "bit_and":
+        return "(a & b)"
+    if op == "bit_or":
+        return "(a | b)"
+    if op == "bit_xor":
+        return "(a ^ b)"
+    if op == "logical_and":
+        return "(%s)(a != 0 && b != 0)" % t
+    return "(%s)(a != 0 || b != 0)" % t
+
+
+class Compound(S):
+    """Several statements that belong together (a creation and its uses)."""
+    droppable = True
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.sid = parts[0].sid
+        # dropping it drops what its first part's drop drops (a group's uses
+        # go with their creation; an array's declaration stays)
+        self.droppable = parts[0].droppable
+
+    def sgc(self, pr):
+        for p in self.parts:
+            p.sgc(pr)
+
+    def simt(self, pr, mc):
+        for p in self.parts:
+            p.simt(pr, mc)
+
+
+class DroppableDecl(S):
+    """A Raw statement that declares a variable: dropped, it declares it as 0."""
+
+    def __init__(self, gen, raw, var):
+        self.sid = raw.sid
+        self.raw, self.var = raw, var
+
+    def sgc(self, pr):
+        if self.sid in pr.drop:
+            pr.w("%s %s = 0;" % (self.var.typ, self.var.name))
+        else:
+            self.raw.sgc(pr)
+
+    def simt(self, pr, mc):
+        if self.sid in pr.drop:
+            pr.w("%s %s[L]; memset(%s, 0, sizeof %s);" % (self.var.typ, self.var.name, self.var.name, self.var.name))
+        else:
+            self.raw.simt(pr, mc)
+
+
+class GuardedIf(If):
+    """if (b.get_group_linear_id() == 0) {...} else {...}: dropped with its group."""
+
+    def __init__(self, gen, cond, then, els, dep):
+        super().__init__(gen, cond, then, els)
+        self.dep = dep
+
+    def sgc(self, pr):
+        if self.dep not in pr.drop:
+            super().sgc(pr)
+
+    def simt(self, pr, mc):
+        if self.dep not in pr.drop:
+            super().simt(pr, mc)
+
+
+# ---------------------------------------------------------------- kernels --
+
+class Kernel:
+    def __init__(self, gen, index):
+        self.gen = gen
+        self.name = "k%d_s%d" % (index, gen.seed % 100000)
+        r = gen.r
+        self.L = r.choice([16, 32, 32, 64, 64, 24, 48, 128, 8])
+        self.groups_n = r.choice([1, 2, 3])
+        self.reqd = r.random() < 0.4
+        self.reqd_sg = gen.flavour == "sg" and r.random() < 0.25
+        self.sg_size = r.choice([8, 16, 32]) if self.reqd_sg else 0
+        self.nslots = 4
+        self.locals = []     # (name, type, size text)
+        self.groups = []
+        self.fixed_specs = []
+        gen.kernel_ctx = self
+        self.cs = Var("cs", "ulong", U_DIV, False)
+        gen.cs = self.cs
+        lid = Var("lid", "uint", U_DIV, False)
+        gid = Var("gid", "uint", U_DIV, False)
+        grp = Var("grp", "uint", U_WG, False)
+        inx = Var("inx", "int", U_DIV, False)
+        iny = Var("iny", "long", U_DIV, False)
+        gsz = Var("gsz", "size_t", U_DIV, False)
+        env = [lid, gid, grp, inx, iny, gsz]
+        self.wg = Group("wg", "wg", -1)
+        if gen.flavour == "sg":
+            self.sgl = Var("sgl", "uint", U_DIV, False)
+            sgid = Var("sgid", "uint", U_SG, False)
+            env += [self.sgl, sgid]
+            self.sg = Group("sg", "sg", -1)
+        ctx = Ctx()
+        ctx.escape_ok = False
+        ctx.escape_level = U_WG
+        self.body = gen.stmts(env, ctx, r.randint(4, 9), self)
+
+    def new_slot(self):
+        self.nslots += 1
+        return self.nslots - 1
+
+    def local_array(self, t, gen, atomic=False):
+        for name, lt, _, at in self.locals:
+            if lt == t and at == atomic:
+                return name
+        name = gen.fresh("lm")
+        if atomic:
+            size = "1"
+        else:
+            size = "L_SIZE_SC" if gen.r.random() < 0.5 else str(self.L)
+        self.locals.append((name, t, size, atomic))
+        return name
+
+    def fixed_spec(self, n, gen):
+        name = "scf%d_%s" % (n, self.name)
+        if name not in self.fixed_specs:
+            self.fixed_specs.append(name)
+        gen.fixed_spec_decls[name] = n
+        return name
+
+
+HOST_PRELUDE = r"""/* generated by sgcgen.py: the host oracle of %(base)s.sgc (SIMT form, see sgcgen.py) */
+#include "diff_shim.h"
+"""
+
+SAFE_FUNCS = r"""
+ulong mix(ulong h, ulong v) { return (h ^ v) * 0x100000001b3ul + (v >> 7); }
+ulong f2u(double x)
+{
+    if (x != x) return 7ul;
+    if (x > 1e18) return 11ul;
+    if (x < -1e18) return 13ul;
+    return (ulong)(long)x;
+}
+"""
+
+
+def safe_funcs():
+    """Csmith-style guards, written once as C text that SGC and the host share."""
+    out = []
+    for t, bits in (("int", 32), ("long", 64)):
+        sfx = "" if t == "int" else "l"
+        mx = "2147483647" if t == "int" else "9223372036854775807l"
+        mn = "(-2147483647 - 1)" if t == "int" else "(-9223372036854775807l - 1)"
+        out.append("%s safe_add_%s(%s a, %s b) { return ((b > 0 && a > %s - b) || (b < 0 && a < %s - b)) ? a : a + b; }"
+                   % (t, t, t, t, mx, mn))
+        out.append("%s safe_sub_%s(%s a, %s b) { return ((b < 0 && a > %s + b) || (b > 0 && a < %s + b)) ? a : a - b; }"
+                   % (t, t, t, t, mx, mn))
+        out.append(("%s safe_mul_%s(%s a, %s b) { return (a > 0 && b > 0 && a > %s / b) || (a > 0 && b <= 0 && b < %s / a) ||"
+                    " (a <= 0 && b > 0 && a < %s / b) || (a < 0 && b <= 0 && a != 0 && b < %s / a) ? a : a * b; }")
+                   % (t, t, t, t, mx, mn, mn, mx))
+        out.append("%s safe_div_%s(%s a, %s b) { return (b == 0 || (a == %s && b == -1)) ? a : a / b; }" % (t, t, t, t, mn))
+        out.append("%s safe_mod_%s(%s a, %s b) { return (b == 0 || (a == %s && b == -1)) ? a : a %% b; }" % (t, t, t, t, mn))
+        out.append("%s safe_neg_%s(%s a) { return a == %s ? a : -a; }" % (t, t, t, mn))
+        out.append("%s safe_shl_%s(%s a, ulong b) { return (a < 0 || b >= %d%s || a > (%s >> b)) ? a : a << b; }"
+                   % (t, t, t, bits, "u" if t == "int" else "ul", mx))
+        out.append("%s safe_shr_%s(%s a, ulong b) { return b >= %d%s ? a : a >> b; }" % (t, t, t, bits, "u" if t == "int" else "ul"))
+    for t, bits in (("uint", 32), ("ulong", 64)):
+        out.append("%s safe_div_%s(%s a, %s b) { return b == 0 ? a : a / b; }" % (t, t, t, t))
+        out.append("%s safe_mod_%s(%s a, %s b) { return b == 0 ? a : a %% b; }" % (t, t, t, t))
+        out.append("%s safe_shl_%s(%s a, ulong b) { return b >= %d ? a : a << b; }" % (t, t, t, bits))
+        out.append("%s safe_shr_%s(%s a, ulong b) { return b >= %d ? a : a >> b; }" % (t, t, t, bits))
+    return "\n".join(out) + "\n"
+
+
+def gen_funcs(gen):
+    """Pure scalar device functions (plain C, shared text for SGC and host)."""
+    gen.in_func_gen = True
+    for _ in range(gen.r.randint(0, 3)):
+        name = gen.fresh("fn")
+        ret = gen.r.choice(["int", "uint", "long", "ulong", "short"])
+        params = [(gen.fresh("p"), gen.r.choice(INT_TYPES)) for _ in range(gen.r.randint(1, 3))]
+        env = [Var(p, t, U_DIV, True) for p, t in params]
+        ctx = Ctx(U_DIV, in_func=True)
+        ctx.escape_ok = False
+        ctx.escape_level = U_WG
+        saved_cs = getattr(gen, "cs", None)
+        gen.cs = Var("acc", "ulong", U_DIV, False)
+        body = gen.stmts(env, ctx, gen.r.randint(1, 4), None)
+        gen.cs = saved_cs
+        ret_e = gen.expr(env, 2)
+        gen.funcs.append((name, ret, params, body, ret_e))
+    gen.in_func_gen = False
+
+
+def print_funcs(gen, drop):
+    pr = Printer(drop)
+    for name, ret, params, body, ret_e in gen.funcs:
+        pr.w("%s %s(%s)" % (ret, name, ", ".join("%s %s" % (t, p) for p, t in params)))
+        pr.w("{")
+        pr.ind += 1
+        pr.w("ulong acc = 1;")
+        pr.block(body, lambda st, p: st.sgc(p))
+        pr.w("return (%s)((%s) ^ (%s)acc);" % (ret, ret_e.s(None), ret))
+        pr.ind -= 1
+        pr.w("}")
+    return "\n".join(pr.lines) + "\n"
+
+
+def generate(seed, flavour, nkernels):
+    gen = Gen(seed, flavour, nkernels)
+    gen.fixed_spec_decls = {}
+    gen.make_spec_consts()
+    gen.make_structs()
+    gen_funcs(gen)
+    for i in range(nkernels):
+        gen.kernels.append(Kernel(gen, i))
+    return gen
+
+
+def spec_decl_text(d):
+    name, typ, sid, default, bound, explicit = d
+    lit = c_literal(typ, default) if typ != "bool" else ("true" if default else "false")
+    if explicit:
+        return "spec_const(%d) %s %s = %s;" % (sid, typ, name, lit)
+    return "spec_const %s %s = %s;" % (typ, name, lit)
+
+
+def write_module(gen, base, drop=frozenset(), only=None):
+    kernels = [k for k in gen.kernels if only is None or k.name in only]
+    # ---- SGC
+    sgc = ["/* sgcgen seed %d flavour %s (tests/diff/sgcgen.py) */" % (gen.seed, gen.flavour)]
+    specs = list(gen.spec) + [gen.arr_spec]
+    for d in specs:
+        sgc.append(spec_decl_text(d))
+    # fixed-size N as spec constants and the local array size: implicit IDs after the others
+    used = {d[2] for d in specs}
+    extra = []
+    nxt = 0
+    for name, n in sorted(gen.fixed_spec_decls.items()):
+        while nxt in used:
+            nxt += 1
+        used.add(nxt)
+        extra.append((name, nxt, n))
+        sgc.append("spec_const uint %s = %du;" % (name, n))
+    for k in kernels:
+        while nxt in used:
+            nxt += 1
+        used.add(nxt)
+        k.lsize_id = nxt
+        sgc.append("spec_const uint L_SIZE_SC_%s = 1u;  /* bound to the work-group size */" % k.name)
+    for name, fields in gen.structs:
+        sgc.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
+    sgc.append(SAFE_FUNCS.strip())
+    sgc.append(safe_funcs().strip())
+    sgc.append(print_funcs(gen, drop).rstrip())
+    manifest = []
+    for k in kernels:
+        pr = Printer(drop)
+        attrs = []
+        if k.reqd:
+            attrs.append("reqd_work_group_size(%d, 1, 1)" % k.L)
+        if k.reqd_sg:
+            attrs.append("reqd_sub_group_size(%d)" % k.sg_size)
+        for a in attrs:
+            pr.w("[[%s]]" % a)
+        pr.w("kernel void %s(global ulong *out, global const int *in)" % k.name)
+        pr.w("{")
+        pr.ind += 1
+        pr.w("#define L_SIZE %du" % k.L)
+        pr.w("#define L_SIZE_SC L_SIZE_SC_%s" % k.name)
+        pr.w("#define NOUT %du" % k.nslots)
+        for name, t, size, atomic in k.locals:
+            pr.w("local %s %s[%s];" % (t, name, size))
+        pr.w("uint lid = get_local_id(0), gid = get_global_id(0), grp = get_group_id(0);")
+        pr.w("size_t gsz = get_global_size(0);")
+        pr.w("int inx = in[gid];")
+        pr.w("long iny = (long)in[(gid + 5u) %% %du] * 65536 + inx;" % (k.L * k.groups_n))
+        pr.w("ulong cs = 0x%xul;" % (gen.seed & 0xffffffff))
+        if gen.flavour == "sg":
+            pr.w("sub_group sg = get_sub_group();")
+            pr.w("uint sgl = sg.get_local_linear_id(), sgid = sg.get_group_linear_id();")
+        pr.w("work_group wg = get_work_group();")
+        pr.block(k.body, lambda st, p: st.sgc(p))
+        for slot in range(1, 4):
+            if gen.flavour == "sg":
+                val = ["sg.get_local_linear_range()", "sgid", "sgl"][slot - 1]
+            else:
+                val = "0u"
+            pr.w("out[gid * NOUT + %du] = %s;" % (slot, val))
+        pr.w("out[gid * NOUT] = cs;")
+        pr.w("#undef L_SIZE")
+        pr.w("#undef L_SIZE_SC")
+        pr.w("#undef NOUT")
+        pr.ind -= 1
+        pr.w("}")
+        sgc.append("\n".join(pr.lines))
+        manifest.append("%s %d %d %d" % (k.name, k.L, k.L * k.groups_n, k.nslots))
+    with open(base + ".sgc", "w") as f:
+        f.write("\n\n".join(sgc) + "\n")
+    # ---- spec constant bindings (device build options) and the macro for sgcc
+    opts = []
+    for d in specs:
+        if d[4] is not None:
+            opts.append("-DSGC_SPEC_%d=%s" % (d[2], spec_value_text(d[1], d[4])))
+    for k in kernels:
+        opts.append("-DSGC_SPEC_%d=%du" % (k.lsize_id, k.L))
+    with open(base + ".manifest", "w") as f:
+        f.write("options %s\n" % " ".join(opts))
+        f.write("flavour %s\n" % gen.flavour)
+        for line in manifest:
+            f.write("kernel %s\n" % line)
+    with open(base + ".sgccopts", "w") as f:
+        f.write("-DGK=%d\n" % gen.macro_val)
+    # ---- host oracle
+    host = [HOST_PRELUDE % {"base": base.split("/")[-1]}, "#define GK %d" % gen.macro_val]
+    for d in specs:
+        host.append("#define %s ((%s)%s)" % (d[0], d[1], spec_value_text(d[1], gen.spec_value(d))))
+    for name, _, n in extra:
+        host.append("#define %s %du" % (name, n))
+    for name, fields in gen.structs:
+        host.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
+    host.append(SAFE_FUNCS.strip())
+    host.append(safe_funcs().strip())
+    host.append(print_funcs(gen, drop).rstrip())
+    for k in kernels:
+        host.append(host_kernel(gen, k, drop))
+    host.append("const RefKernel ref_kernels[] = {")
+    for k in kernels:
+        host.append("    { \"%s\", ref_%s, %d, %d, %d, %d, %d }," % (
+            k.name, k.name, k.L, k.L * k.groups_n, k.nslots, 1 if gen.flavour == "sg" else 0, k.sg_size))
+    host.append("};")
+    host.append("const int ref_kernel_count = %d;" % len(kernels))
+    with open(base + "_ref.c", "w") as f:
+        f.write("\n".join(host) + "\n")
+
+
+def spec_value_text(t, v):
+    """The value of a spec constant as a -D option and in the oracle's macro."""
+    if t == "bool":
+        return "1" if v else "0"
+    if t in ("int", "uint", "long", "ulong"):
+        return c_literal(t, v).strip("()") if v >= 0 else "(%s)" % c_literal(t, v).strip("()")
+    return str(v) if v >= 0 else "(%d)" % v
+
+
+def host_kernel(gen, k, drop):
+    pr = Printer(drop)
+    mc = MaskCtx()
+    pr.w("static void ref_%s(ulong *out, const ulong *dev, const int *in, int S)" % k.name)
+    pr.w("{")
+    pr.ind += 1
+    pr.w("enum { L = %d, NOUT = %d, NG = %d };" % (k.L, k.nslots, k.groups_n))
+    pr.w("(void)dev; (void)S;")
+    pr.w("for (int wgi = 0; wgi < NG; wgi++) {")
+    pr.ind += 1
+    pr.w("uchar m0[L]; memset(m0, 1, sizeof m0);")
+    pr.w("uint lid[L], gid[L], grp[L]; size_t gsz[L]; int inx[L]; long iny[L]; ulong cs[L];")
+    pr.w("for (int l = 0; l < L; l++) { lid[l] = l; grp[l] = wgi; gid[l] = wgi * L + l; gsz[l] = L * NG; inx[l] = in[gid[l]];"
+         " iny[l] = (long)in[(gid[l] + 5u) %% (L * NG)] * 65536 + inx[l]; cs[l] = 0x%xul; }" % (gen.seed & 0xffffffff))
+    pr.w("HG wgG[L]; hg_work_group(wgG, L);")
+    if gen.flavour == "sg":
+        pr.w("HG sgG[L]; hg_sub_group(sgG, L, S);")
+        pr.w("uint sgl[L], sgid[L];")
+        pr.w("for (int l = 0; l < L; l++) { sgl[l] = l % S; sgid[l] = l / S; }")
+    for name, t, size, atomic in k.locals:
+        pr.w("%s %s[L];" % (t, name))
+    pr.w("#define L_SIZE %du" % k.L)
+    pr.w("#define L_SIZE_SC %du" % k.L)
+    pr.block(k.body, lambda st, p: st.simt(p, mc))
+    pr.w("#undef L_SIZE")
+    pr.w("#undef L_SIZE_SC")
+    pr.w("for (int l = 0; l < L; l++) {")
+    pr.w("    ulong *o = out + (size_t)gid[l] * NOUT;")
+    pr.w("    o[0] = cs[l];")
+    if gen.flavour == "sg":
+        pr.w("    o[1] = (ulong)hg_count(&sgG[l]); o[2] = sgid[l]; o[3] = sgl[l];")
+    else:
+        pr.w("    o[1] = o[2] = o[3] = 0;")
+    pr.w("}")
+    pr.ind -= 1
+    pr.w("}")
+    pr.ind -= 1
+    pr.w("}")
+    return "\n".join(pr.lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--flavour", choices=["wg", "sg"], default="sg")
+    ap.add_argument("--kernels", type=int, default=4)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--drop", default="")
+    ap.add_argument("--only-kernel", default=None)
+    a = ap.parse_args()
+    gen = generate(a.seed, a.flavour, a.kernels)
+    drop = frozenset(int(x) for x in a.drop.split(",") if x)
+    only = set(a.only_kernel.split(",")) if a.only_kernel else None
+    write_module(gen, a.out, drop, only)
+
+
+if __name__ == "__main__":
+    main()
