@@ -110,6 +110,10 @@ sgrt_status sgrt_context_free(sgrt_context *context)
     if (context->buffers)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
                          "sgrt_context_free: the context still has buffers");
+    if (context->queue_count)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_context_free: the context still has %zu queue(s)",
+                         context->queue_count);
     sgrt_backend_of(context->device)->context_free(context);
     pthread_mutex_destroy(&context->lock);
     free(context);

@@ -71,6 +71,16 @@ enum {
       "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync")                                             \
     X(cuMemcpyDtoHAsync, (void *, CUdeviceptr, size_t, CUstream), "cuMemcpyDtoHAsync_v2",      \
       "cuMemcpyDtoHAsync")                                                                     \
+    X(cuMemcpyDtoDAsync, (CUdeviceptr, CUdeviceptr, size_t, CUstream),                         \
+      "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync")                                             \
+    X(cuMemsetD8Async, (CUdeviceptr, unsigned char, size_t, CUstream), "cuMemsetD8Async",      \
+      "cuMemsetD8Async")                                                                       \
+    X(cuMemsetD16Async, (CUdeviceptr, unsigned short, size_t, CUstream), "cuMemsetD16Async",   \
+      "cuMemsetD16Async")                                                                      \
+    X(cuMemsetD32Async, (CUdeviceptr, unsigned, size_t, CUstream), "cuMemsetD32Async",         \
+      "cuMemsetD32Async")                                                                      \
+    X(cuStreamWaitEvent, (CUstream, CUevent, unsigned), "cuStreamWaitEvent",                   \
+      "cuStreamWaitEvent")                                                                     \
     X(cuModuleLoadData, (CUmodule *, const void *), "cuModuleLoadData", "cuModuleLoadData")    \
     X(cuModuleUnload, (CUmodule), "cuModuleUnload", "cuModuleUnload")                          \
     X(cuModuleGetFunction, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction",      \
@@ -635,10 +645,43 @@ static size_t marshal_args(sgrt_kernel *kernel, void **params, CUdeviceptr *ptrs
     return shared;
 }
 
-static sgrt_status launch_in_context(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                                     sgrt_event *event, void **params, size_t shared)
+/* Makes the submit's stream wait for its wait list (their end events). */
+static sgrt_status wait_for(const SgrtSubmit *submit)
 {
-    sgrt_context *ctx = kernel->program->context;
+    for (size_t i = 0; i < submit->wait_count; i++) {
+        CUevent done = submit->wait[i]->api_event_end;
+        if (done)
+            CU_CHECK("cuStreamWaitEvent", api.cuStreamWaitEvent(submit->api_queue, done, 0));
+    }
+    return SGRT_SUCCESS;
+}
+
+/* Creates the event's pair and records the start (with the context current). */
+static sgrt_status begin_event(const SgrtSubmit *submit)
+{
+    sgrt_event *event = submit->event;
+    if (!event)
+        return SGRT_SUCCESS;
+    CUevent start = NULL, end = NULL;
+    CU_CHECK("cuEventCreate", api.cuEventCreate(&start, 0));
+    event->api_event = start;
+    CU_CHECK("cuEventCreate", api.cuEventCreate(&end, 0));
+    event->api_event_end = end;
+    CU_CHECK("cuEventRecord", api.cuEventRecord(start, submit->api_queue));
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status end_event(const SgrtSubmit *submit)
+{
+    if (submit->event)
+        CU_CHECK("cuEventRecord",
+                 api.cuEventRecord(submit->event->api_event_end, submit->api_queue));
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status launch_in_context(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                                     const SgrtSubmit *submit, void **params, size_t shared)
+{
     size_t local[3] = {dims->local[0], dims->local[1], dims->local[2]};
     if (!local[0])
         pick_local(kernel, dims, local);
@@ -648,29 +691,22 @@ static sgrt_status launch_in_context(sgrt_kernel *kernel, const sgrt_launch_dims
                                         (int)shared));
         kernel->max_dynamic_local = shared;
     }
-    CUevent start = NULL, end = NULL;
-    if (event) {
-        CU_CHECK("cuEventCreate", api.cuEventCreate(&start, 0));
-        event->api_event = start;
-        CU_CHECK("cuEventCreate", api.cuEventCreate(&end, 0));
-        event->api_event_end = end;
-        CU_CHECK("cuEventRecord", api.cuEventRecord(start, ctx->api_queue));
-    }
+    sgrt_status status = wait_for(submit);
+    if (status != SGRT_SUCCESS || (status = begin_event(submit)) != SGRT_SUCCESS)
+        return status;
     CU_CHECK("cuLaunchKernel",
              api.cuLaunchKernel(kernel->api_kernel, (unsigned)(dims->global[0] / local[0]),
                                 (unsigned)(dims->global[1] / local[1]),
                                 (unsigned)(dims->global[2] / local[2]), (unsigned)local[0],
                                 (unsigned)local[1], (unsigned)local[2], (unsigned)shared,
-                                ctx->api_queue, params, NULL));
-    if (event)
-        CU_CHECK("cuEventRecord", api.cuEventRecord(end, ctx->api_queue));
-    return SGRT_SUCCESS;
+                                submit->api_queue, params, NULL));
+    return end_event(submit);
 }
 
 static void cu_event_free(sgrt_event *event);
 
 static sgrt_status cu_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                             sgrt_event *event)
+                             const SgrtSubmit *submit)
 {
     /* Kernels with few parameters (nearly all) marshal on the stack: three
      * callocs per launch were a measurable part of sgrt's launch overhead. */
@@ -688,10 +724,10 @@ static sgrt_status cu_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
         status = sgrt_fail(status, "out of memory launching '%s'", kernel->desc->name);
     else if ((status = push(kernel->program->context)) == SGRT_SUCCESS) {
         size_t shared = marshal_args(kernel, params, ptrs, offsets);
-        status = launch_in_context(kernel, dims, event, params, shared);
+        status = launch_in_context(kernel, dims, submit, params, shared);
         pop();
-        if (status != SGRT_SUCCESS && event)
-            cu_event_free(event);
+        if (status != SGRT_SUCCESS && submit->event)
+            cu_event_free(submit->event);
     }
     if (!small) {
         free(params);
@@ -735,6 +771,91 @@ static void cu_event_free(sgrt_event *event)
     pop();
 }
 
+static sgrt_status cu_queue_create(sgrt_context *ctx, void **api_queue)
+{
+    CUstream stream = NULL;
+    sgrt_status status = push(ctx);
+    if (status != SGRT_SUCCESS)
+        return status;
+    CUresult r = api.cuStreamCreate(&stream, 0);
+    pop();
+    if (r != CUDA_SUCCESS)
+        return cu_fail("cuStreamCreate", r);
+    *api_queue = stream;
+    return SGRT_SUCCESS;
+}
+
+static void cu_queue_free(sgrt_context *ctx, void *api_queue)
+{
+    if (push(ctx) == SGRT_SUCCESS) {
+        api.cuStreamSynchronize(api_queue);
+        api.cuStreamDestroy(api_queue);
+        pop();
+    }
+}
+
+static sgrt_status cu_queue_finish(sgrt_context *ctx, void *api_queue)
+{
+    WITH_CONTEXT(ctx, "cuStreamSynchronize", api.cuStreamSynchronize(api_queue));
+}
+
+/* One transfer on the stream; fills of 1, 2 or 4 bytes (cuMemsetD*). */
+static CUresult transfer(const SgrtCommand *c, CUstream s)
+{
+    CUdeviceptr dst = c->dst ? c->dst->device_ptr + c->dst_offset : 0;
+    CUdeviceptr src = c->src ? c->src->device_ptr + c->src_offset : 0;
+    switch (c->kind) {
+    case SGRT_CMD_WRITE: return api.cuMemcpyHtoDAsync(dst, c->host_src, c->size, s);
+    case SGRT_CMD_READ: return api.cuMemcpyDtoHAsync(c->host_dst, src, c->size, s);
+    case SGRT_CMD_COPY: return api.cuMemcpyDtoDAsync(dst, src, c->size, s);
+    case SGRT_CMD_FILL: break;
+    }
+    unsigned char b[4];
+    memcpy(b, c->pattern, c->pattern_size);
+    if (c->pattern_size == 1)
+        return api.cuMemsetD8Async(dst, b[0], c->size, s);
+    unsigned short h;
+    unsigned w;
+    memcpy(&h, b, sizeof h);
+    if (c->pattern_size == 2)
+        return api.cuMemsetD16Async(dst, h, c->size / 2, s);
+    memcpy(&w, b, sizeof w);
+    return api.cuMemsetD32Async(dst, w, c->size / 4, s);
+}
+
+static sgrt_status enqueue_in_context(const SgrtCommand *command, const SgrtSubmit *submit)
+{
+    static const char *const calls[] = {"cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+                                        "cuMemsetD*Async", "cuMemcpyDtoDAsync"};
+    sgrt_status status = wait_for(submit);
+    if (status != SGRT_SUCCESS || (status = begin_event(submit)) != SGRT_SUCCESS)
+        return status;
+    if (command->size) {
+        CUresult r = transfer(command, submit->api_queue);
+        if (r == CUDA_SUCCESS && command->blocking)
+            r = api.cuStreamSynchronize(submit->api_queue);
+        if (r != CUDA_SUCCESS)
+            return cu_fail(calls[command->kind], r);
+    }
+    return end_event(submit);
+}
+
+static sgrt_status cu_enqueue(const SgrtCommand *command, const SgrtSubmit *submit)
+{
+    if (command->kind == SGRT_CMD_FILL && command->pattern_size > 4)
+        return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
+                         "sgrt_buffer_fill: CUDA fills patterns of 1, 2 or 4 bytes, not %zu",
+                         command->pattern_size);
+    sgrt_status status = push(submit->context);
+    if (status != SGRT_SUCCESS)
+        return status;
+    status = enqueue_in_context(command, submit);
+    pop();
+    if (status != SGRT_SUCCESS && submit->event)
+        cu_event_free(submit->event);
+    return status;
+}
+
 const SgrtBackend sgrt_cuda_backend = {
     .name = "cuda",
     .enumerate = cu_enumerate,
@@ -757,6 +878,10 @@ const SgrtBackend sgrt_cuda_backend = {
     .sub_group_size = cu_sub_group_size,
     .kernel_info = cu_kernel_info,
     .launch = cu_launch,
+    .queue_create = cu_queue_create,
+    .queue_free = cu_queue_free,
+    .queue_finish = cu_queue_finish,
+    .enqueue = cu_enqueue,
     .event_wait = cu_event_wait,
     .event_profile = cu_event_profile,
     .event_free = cu_event_free,

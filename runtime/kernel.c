@@ -320,11 +320,13 @@ sgrt_status sgrt_kernel_get_info(sgrt_kernel *kernel, sgrt_kernel_info *info)
     return sgrt_ok();
 }
 
-sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                               sgrt_event **event)
+/* Both launch calls: arguments and sizes checked, then the backend. */
+static sgrt_status launch(sgrt_kernel *kernel, sgrt_queue *queue, const sgrt_launch_dims *dims,
+                          sgrt_event *const *wait, size_t wait_count, sgrt_event **event,
+                          const char *fn)
 {
     if (!kernel || !dims)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_kernel_launch: NULL argument");
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "%s: NULL argument", fn);
     for (uint32_t i = 0; i < kernel->desc->param_count; i++)
         if (!kernel->args[i].set)
             return sgrt_fail(SGRT_ERROR_ARG_COUNT, "argument %u ('%s') of kernel '%s' is not set",
@@ -333,22 +335,35 @@ sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims
     sgrt_status status = check_dims(kernel, dims, &norm);
     if (status == SGRT_SUCCESS)
         status = check_sub_group_fits(kernel, &norm);
+    sgrt_context *ctx = kernel->program->context;
+    SgrtSubmit submit;
+    if (status == SGRT_SUCCESS)
+        status = sgrt_submit_prepare(&submit, ctx, queue, wait, wait_count, fn);
+    if (status == SGRT_SUCCESS)
+        status = sgrt_submit_event(&submit, event);
     if (status != SGRT_SUCCESS)
         return status;
-    sgrt_context *ctx = kernel->program->context;
-    sgrt_event *ev = NULL;
-    if (event && !(ev = calloc(1, sizeof *ev)))
-        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating an event");
-    if (ev)
-        ev->context = ctx;
-    status = sgrt_backend_of(ctx->device)->launch(kernel, &norm, ev);
+    status = sgrt_backend_of(ctx->device)->launch(kernel, &norm, &submit);
     if (status != SGRT_SUCCESS) {
-        free(ev);
+        free(submit.event);
         return status;
     }
     if (event)
-        *event = ev;
+        *event = submit.event;
     return sgrt_ok();
+}
+
+sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                               sgrt_event **event)
+{
+    return launch(kernel, NULL, dims, NULL, 0, event, "sgrt_kernel_launch");
+}
+
+sgrt_status sgrt_kernel_launch_async(sgrt_kernel *kernel, sgrt_queue *queue,
+                                     const sgrt_launch_dims *dims, sgrt_event *const *wait,
+                                     size_t wait_count, sgrt_event **event)
+{
+    return launch(kernel, queue, dims, wait, wait_count, event, "sgrt_kernel_launch_async");
 }
 
 sgrt_status sgrt_kernel_get_native(const sgrt_kernel *kernel, sgrt_backend api, void **handle)

@@ -584,20 +584,116 @@ static sgrt_status set_args(sgrt_kernel *kernel)
     return SGRT_SUCCESS;
 }
 
+/* The cl_events of a wait list: on the stack for short lists (a launch
+ * that waits for nothing, the common case, costs nothing here). */
+typedef struct WaitList {
+    cl_event stack[16];
+    cl_event *events;
+    cl_uint count;
+} WaitList;
+
+static sgrt_status wait_list(const SgrtSubmit *submit, WaitList *w)
+{
+    w->count = (cl_uint)submit->wait_count;
+    w->events = w->count <= 16 ? w->stack : malloc(w->count * sizeof *w->events);
+    if (!w->events)
+        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory for a wait list");
+    for (cl_uint i = 0; i < w->count; i++)
+        w->events[i] = submit->wait[i]->api_event;
+    return SGRT_SUCCESS;
+}
+
+static void wait_list_free(WaitList *w)
+{
+    if (w->events != w->stack)
+        free(w->events);
+}
+
 static sgrt_status cl_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
-                             sgrt_event *event)
+                             const SgrtSubmit *submit)
 {
     sgrt_status status = set_args(kernel);
-    if (status != SGRT_SUCCESS)
+    WaitList w;
+    if (status != SGRT_SUCCESS || (status = wait_list(submit, &w)) != SGRT_SUCCESS)
         return status;
     bool any_local = dims->local[0] || dims->local[1] || dims->local[2];
     cl_event ev = NULL;
-    CL_CHECK("clEnqueueNDRangeKernel",
-             clEnqueueNDRangeKernel(kernel->program->context->api_queue, kernel->api_kernel,
-                                    dims->dims, NULL, dims->global, any_local ? dims->local : NULL,
-                                    0, NULL, event ? &ev : NULL));
-    if (event)
-        event->api_event = ev;
+    cl_int err = clEnqueueNDRangeKernel(submit->api_queue, kernel->api_kernel, dims->dims, NULL,
+                                        dims->global, any_local ? dims->local : NULL, w.count,
+                                        w.count ? w.events : NULL, submit->event ? &ev : NULL);
+    wait_list_free(&w);
+    if (err != CL_SUCCESS)
+        return cl_fail("clEnqueueNDRangeKernel", err);
+    if (submit->event)
+        submit->event->api_event = ev;
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_queue_create(sgrt_context *ctx, void **api_queue)
+{
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(ctx->api_context, dev_id(ctx->device),
+                                              CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!q)
+        return cl_fail("clCreateCommandQueue", err);
+    *api_queue = q;
+    return SGRT_SUCCESS;
+}
+
+static void cl_queue_free(sgrt_context *ctx, void *api_queue)
+{
+    (void)ctx;
+    clFinish(api_queue);
+    clReleaseCommandQueue(api_queue);
+}
+
+static sgrt_status cl_queue_finish(sgrt_context *ctx, void *api_queue)
+{
+    (void)ctx;
+    CL_CHECK("clFinish", clFinish(api_queue));
+    return SGRT_SUCCESS;
+}
+
+static cl_int enqueue_command(const SgrtCommand *c, cl_command_queue q, const WaitList *w,
+                              cl_event *ev)
+{
+    const cl_event *list = w->count ? w->events : NULL;
+    switch (c->kind) {
+    case SGRT_CMD_WRITE:
+        return clEnqueueWriteBuffer(q, c->dst->api_mem, c->blocking, c->dst_offset, c->size,
+                                    c->host_src, w->count, list, ev);
+    case SGRT_CMD_READ:
+        return clEnqueueReadBuffer(q, c->src->api_mem, c->blocking, c->src_offset, c->size,
+                                   c->host_dst, w->count, list, ev);
+    case SGRT_CMD_FILL:
+        return clEnqueueFillBuffer(q, c->dst->api_mem, c->pattern, c->pattern_size, c->dst_offset,
+                                   c->size, w->count, list, ev);
+    case SGRT_CMD_COPY:
+        return clEnqueueCopyBuffer(q, c->src->api_mem, c->dst->api_mem, c->src_offset,
+                                   c->dst_offset, c->size, w->count, list, ev);
+    }
+    return CL_INVALID_VALUE;
+}
+
+static sgrt_status cl_enqueue(const SgrtCommand *command, const SgrtSubmit *submit)
+{
+    static const char *const calls[] = {"clEnqueueWriteBuffer", "clEnqueueReadBuffer",
+                                        "clEnqueueFillBuffer", "clEnqueueCopyBuffer"};
+    WaitList w;
+    sgrt_status status = wait_list(submit, &w);
+    if (status != SGRT_SUCCESS)
+        return status;
+    cl_event ev = NULL;
+    cl_int err = command->size ? enqueue_command(command, submit->api_queue, &w,
+                                                 submit->event ? &ev : NULL)
+                               : clEnqueueMarkerWithWaitList(submit->api_queue, w.count,
+                                                             w.count ? w.events : NULL,
+                                                             submit->event ? &ev : NULL);
+    wait_list_free(&w);
+    if (err != CL_SUCCESS)
+        return cl_fail(command->size ? calls[command->kind] : "clEnqueueMarkerWithWaitList", err);
+    if (submit->event)
+        submit->event->api_event = ev;
     return SGRT_SUCCESS;
 }
 
@@ -650,6 +746,10 @@ const SgrtBackend sgrt_opencl_backend = {
     .sub_group_size = cl_sub_group_size,
     .kernel_info = cl_kernel_wg_info,
     .launch = cl_launch,
+    .queue_create = cl_queue_create,
+    .queue_free = cl_queue_free,
+    .queue_finish = cl_queue_finish,
+    .enqueue = cl_enqueue,
     .event_wait = cl_event_wait,
     .event_profile = cl_event_profile,
     .event_free = cl_event_free,

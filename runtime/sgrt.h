@@ -8,6 +8,7 @@
  *   sgrt_device   one OpenCL or CUDA device; owned by the library, valid
  *                 for the life of the process.
  *   sgrt_context  a device plus one in-order queue/stream with profiling.
+ *   sgrt_queue    one more in-order queue/stream of a context.
  *   sgrt_buffer   device memory of one context.
  *   sgrt_program  a module (sgrt_module_desc, from `sgcc --header`) with
  *                 its spec-constant values; built once, then immutable.
@@ -181,6 +182,7 @@ typedef struct sgrt_buffer sgrt_buffer;
 typedef struct sgrt_program sgrt_program;
 typedef struct sgrt_kernel sgrt_kernel;
 typedef struct sgrt_event sgrt_event;
+typedef struct sgrt_queue sgrt_queue;
 
 typedef enum sgrt_backend { SGRT_BACKEND_OPENCL, SGRT_BACKEND_CUDA } sgrt_backend;
 typedef enum sgrt_device_kind {
@@ -403,6 +405,45 @@ sgrt_status sgrt_kernel_get_info(sgrt_kernel *kernel, sgrt_kernel_info *info);
  * NULL; otherwise the caller frees it with sgrt_event_free. */
 sgrt_status sgrt_kernel_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
                                sgrt_event **event);
+
+/* ------------------------------------------------------------------ */
+/* Asynchronous work: queues, events, transfers (docs/RUNTIME.md)      */
+/* ------------------------------------------------------------------ */
+/* More in-order queues (CUDA: streams) on the context's device, so that
+ * copies on one overlap kernels on another.  Every call below takes a
+ * queue; NULL means the context's own (the one sgrt_buffer_write/read and
+ * sgrt_kernel_launch use).  `wait` lists `wait_count` events of the same
+ * context that must complete before the command starts (on any queue);
+ * `event` may be NULL, else it receives a new event (sgrt_event_free). */
+sgrt_status sgrt_queue_create(sgrt_context *context, sgrt_queue **queue);
+/* Waits for the queue's work, then frees it (before the context). */
+sgrt_status sgrt_queue_free(sgrt_queue *queue);
+sgrt_status sgrt_queue_finish(sgrt_queue *queue);
+/* cl_command_queue | CUstream, owned by sgrt. */
+sgrt_status sgrt_queue_get_native(const sgrt_queue *queue, sgrt_backend api, void **handle);
+/* Non-blocking copies: the host memory must stay valid (and, for a read,
+ * unread) until the event completes. */
+sgrt_status sgrt_buffer_write_async(sgrt_queue *queue, sgrt_buffer *buffer, size_t offset,
+                                    size_t size, const void *src, sgrt_event *const *wait,
+                                    size_t wait_count, sgrt_event **event);
+sgrt_status sgrt_buffer_read_async(sgrt_queue *queue, sgrt_buffer *buffer, size_t offset,
+                                   size_t size, void *dst, sgrt_event *const *wait,
+                                   size_t wait_count, sgrt_event **event);
+/* Repeats the `pattern_size`-byte pattern over [offset, offset + size);
+ * pattern_size 1, 2, 4, 8, 16, 32, 64 or 128 on OpenCL, 1, 2 or 4 on CUDA
+ * (UNSUPPORTED otherwise); offset and size are multiples of it. */
+sgrt_status sgrt_buffer_fill(sgrt_queue *queue, sgrt_buffer *buffer, const void *pattern,
+                             size_t pattern_size, size_t offset, size_t size,
+                             sgrt_event *const *wait, size_t wait_count, sgrt_event **event);
+/* Device-to-device copy between buffers of one context (ranges may not
+ * overlap within one buffer). */
+sgrt_status sgrt_buffer_copy(sgrt_queue *queue, sgrt_buffer *src, size_t src_offset,
+                             sgrt_buffer *dst, size_t dst_offset, size_t size,
+                             sgrt_event *const *wait, size_t wait_count, sgrt_event **event);
+/* sgrt_kernel_launch on `queue`, after the `wait` events. */
+sgrt_status sgrt_kernel_launch_async(sgrt_kernel *kernel, sgrt_queue *queue,
+                                     const sgrt_launch_dims *dims, sgrt_event *const *wait,
+                                     size_t wait_count, sgrt_event **event);
 
 /* ------------------------------------------------------------------ */
 /* Interop with native OpenCL and CUDA handles (docs/RUNTIME.md)       */

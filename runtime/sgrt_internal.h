@@ -46,6 +46,7 @@ struct sgrt_context {
                                  leaves its context alone (OpenCL releases
                                  the references it took, as always) */
     bool adopted_queue;       /* CUDA: the stream is the application's */
+    size_t queue_count;       /* live sgrt_queues (guarded by `lock`) */
 };
 
 struct sgrt_buffer {
@@ -57,6 +58,40 @@ struct sgrt_buffer {
     bool borrowed;            /* wraps the application's memory: CUDA does
                                  not free it (OpenCL releases its reference) */
 };
+
+/* One more in-order queue/stream of a context (sgrt_queue_create). */
+struct sgrt_queue {
+    sgrt_context *context;
+    void *api_queue;          /* cl_command_queue / CUstream, owned */
+};
+
+/* Where and after what a command runs: the queue (the context's own or an
+ * sgrt_queue's), the events it waits for (checked to be of the context),
+ * and the event to fill in (NULL: none asked for). */
+typedef struct SgrtSubmit {
+    sgrt_context *context;
+    void *api_queue;
+    sgrt_event *const *wait;
+    size_t wait_count;
+    sgrt_event *event;
+} SgrtSubmit;
+
+/* A transfer: WRITE host_src -> dst, READ src -> host_dst, FILL dst with
+ * `pattern_size` bytes of `pattern`, COPY src -> dst.  Ranges are checked. */
+typedef enum SgrtCommandKind {
+    SGRT_CMD_WRITE, SGRT_CMD_READ, SGRT_CMD_FILL, SGRT_CMD_COPY
+} SgrtCommandKind;
+
+typedef struct SgrtCommand {
+    SgrtCommandKind kind;
+    sgrt_buffer *dst, *src;
+    size_t dst_offset, src_offset, size;
+    const void *host_src;
+    void *host_dst;
+    const void *pattern;
+    size_t pattern_size;
+    bool blocking;            /* WRITE/READ: return after the copy */
+} SgrtCommand;
 
 struct sgrt_event {
     sgrt_context *context;
@@ -147,7 +182,14 @@ typedef struct SgrtBackend {
                                   uint32_t *size);
     sgrt_status (*kernel_info)(sgrt_kernel *kernel, sgrt_kernel_info *info);
     /* dims are validated and local[] filled in. */
-    sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims, sgrt_event *event);
+    sgrt_status (*launch)(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
+                          const SgrtSubmit *submit);
+    /* Asynchronous work (queue.c validates): another queue of ctx, its
+     * release and finish; one transfer. */
+    sgrt_status (*queue_create)(sgrt_context *ctx, void **api_queue);
+    void (*queue_free)(sgrt_context *ctx, void *api_queue);
+    sgrt_status (*queue_finish)(sgrt_context *ctx, void *api_queue);
+    sgrt_status (*enqueue)(const SgrtCommand *command, const SgrtSubmit *submit);
     sgrt_status (*event_wait)(sgrt_event *event);
     sgrt_status (*event_profile)(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
     void (*event_free)(sgrt_event *event);
@@ -171,6 +213,13 @@ void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
 /* context.c: HANDLE_MISMATCH for a native handle of `object` (an
  * sgrt_<object>) asked for with the other backend's API. */
 sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked);
+
+/* queue.c: fills `submit` for `queue` (NULL: the context's own) of
+ * `context` after checking the wait list; `fn` names the call in messages. */
+sgrt_status sgrt_submit_prepare(SgrtSubmit *submit, sgrt_context *context, sgrt_queue *queue,
+                                sgrt_event *const *wait, size_t wait_count, const char *fn);
+/* queue.c: allocates *event (when asked for) into submit->event. */
+sgrt_status sgrt_submit_event(SgrtSubmit *submit, sgrt_event **event);
 
 /* context.c: whether `buffer` is a live buffer of `context`. */
 bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
