@@ -17,6 +17,7 @@ for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups sa
            bench/bench_build_cache bench/bench_tiles bench/bench_launch_overhead \
            bench/bench_cpu_suite tests/exec_barrier/exec_barrier \
            tests/runtime/test_interop tests/runtime/test_interop_cuda tests/runtime/test_compile \
+           tests/runtime/test_async tests/runtime/test_abi \
            bench/bench_runtime_compile; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"
 done

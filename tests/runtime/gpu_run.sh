@@ -1,8 +1,9 @@
 #!/bin/sh
 # gpu_run.sh — sgrt's native-handle interop and run-time compiles on an
 # NVIDIA GPU machine: tests/runtime/test_interop_cuda (raw CUDA driver calls
-# mixed with sgrt), test_compile on CUDA (NVRTC) and NVIDIA's OpenCL,
-# test_interop on NVIDIA's OpenCL, and bench_runtime_compile on both.
+# mixed with sgrt), test_compile and test_async on CUDA (NVRTC) and NVIDIA's
+# OpenCL, test_interop on NVIDIA's OpenCL, test_abi, and
+# bench_runtime_compile on both.
 # Here, first:   scripts/pack_gpu.sh build      (fills .devbuild/)
 # There, from the repository root:   sh tests/runtime/gpu_run.sh [.devbuild]
 # Exit status 0 when every step passed; a skip (77) counts as a failure
@@ -31,6 +32,9 @@ step() { # step NAME CMD...: runs with a time limit, prints the tail and rc
 }
 step interop_cuda "$dev/bin/test_interop_cuda"
 step compile_cuda env SGRT_DEVICE=cuda "$dev/bin/test_compile"
+step async_cuda env SGRT_DEVICE=cuda "$dev/bin/test_async"
+step async_nvidia_opencl env SGRT_DEVICE=opencl:nvidia "$dev/bin/test_async"
+step abi_cuda env SGRT_DEVICE=cuda "$dev/bin/test_abi"
 step compile_nvidia_opencl env SGRT_DEVICE=opencl:nvidia "$dev/bin/test_compile"
 step interop_nvidia_opencl env SGRT_DEVICE=opencl:nvidia "$dev/bin/test_interop"
 # (no sgcc column there: the GPU machine has only pack_gpu.sh's stand-in)
