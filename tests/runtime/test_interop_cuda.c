@@ -143,7 +143,7 @@ static void adopt_application_objects(CUdevice dev, CUcontext app)
     check("wrapped pointer comes back", back == dx, NULL);
     sgrt_buffer *bad = NULL;
     EXPECT(SGRT_ERROR_INVALID_ARGUMENT,
-           sgrt_buffer_create_from_cu_ptr(ctx, dx + 64, sizeof x, &bad));
+           sgrt_buffer_create_from_cu_ptr(ctx, dx + 64, (size_t)64 << 20, &bad));
     EXPECT(SGRT_ERROR_INVALID_HANDLE, sgrt_buffer_create_from_cuda(ctx, x, sizeof x, &bad));
 
     sgrt_program *p = built(ctx, 5);
