@@ -40,9 +40,11 @@
 
 /* A CPU device: sgrt defines SGC_DEVICE_CPU; for other hosts, compilers
  * that build for the host processor itself (PoCL's CPU devices) give it
- * away by its target macros. */
+ * away by its target macros, and Intel's CPU runtime (which compiles for
+ * SPIR) by cl_intel_vec_len_hint, its CPU vectorizer's extension. */
 #if !defined(SGC_DEVICE_CPU) && (defined(__x86_64__) || defined(__i386__) || \
-    defined(__aarch64__) || defined(__arm__) || defined(__powerpc64__) || defined(__riscv))
+    defined(__aarch64__) || defined(__arm__) || defined(__powerpc64__) || defined(__riscv) || \
+    defined(cl_intel_vec_len_hint))
 #define SGC_DEVICE_CPU 1
 #endif
 #if !defined(SGC_WG_STRATEGY)
