@@ -35,7 +35,7 @@ zero initialiser, a dropped group creation drops the group's uses), so a
 reduced program is still valid and its oracle still exact.
 
 usage: sgcgen.py --seed N --flavour wg|sg --out DIR/BASE [--kernels K]
-                 [--drop 1,2,3] [--only-kernel NAME]
+                 [--drop 1,2,3] [--only-kernel NAME] [--gpu] [--no-workarounds]
 writes BASE.sgc, BASE_ref.c, BASE.manifest, BASE.sgccopts
 """
 
@@ -58,6 +58,8 @@ OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor
 # Work-arounds for sgcc bugs found by the campaign and not fixed yet, so
 # that the campaign keeps finding other ones (campaign.py --no-workarounds).
 AVOID_CHAINED_COMPARISONS = True
+# --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
+GPU_SUB_GROUP_SIZES = False
 
 # uniformity levels of values and of control flow
 U_WG, U_SG, U_BLK, U_DIV = 0, 1, 2, 3
@@ -1291,7 +1293,7 @@ class Kernel:
         self.groups_n = r.choice([1, 2, 3])
         self.reqd = r.random() < 0.4
         self.reqd_sg = gen.flavour == "sg" and r.random() < 0.25
-        self.sg_size = r.choice([8, 16, 32]) if self.reqd_sg else 0
+        self.sg_size = r.choice([32] if GPU_SUB_GROUP_SIZES else [8, 16, 32]) if self.reqd_sg else 0
         self.nslots = 4
         self.locals = []     # (name, type, size text)
         self.groups = []
@@ -1605,7 +1607,12 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--drop", default="")
     ap.add_argument("--only-kernel", default=None)
+    ap.add_argument("--gpu", action="store_true", help="only sub-group sizes a warp has")
+    ap.add_argument("--no-workarounds", action="store_true")
     a = ap.parse_args()
+    global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS
+    GPU_SUB_GROUP_SIZES = a.gpu
+    AVOID_CHAINED_COMPARISONS = not a.no_workarounds
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
