@@ -319,6 +319,9 @@ static const ConditionalOption opencl_conditional[] = {
     {SGRT_OPT_CL_STD_2, "the device's OpenCL C version is 2.x"},
     {SGRT_OPT_NV_SM "<major><minor>", "nvptx tier: the device's compute capability, e.g. 90"},
     {SGRT_OPT_DEVICE_CPU, "a CPU device (chooses the work-group strategy)"},
+    {SGRT_OPT_WG_MAX_ITEMS "<n>",
+     "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE (sizes the work-group collectives' scratch; "
+     "without it 8192 on a CPU device, 1024 elsewhere)"},
     {SGRT_OPT_WG_STRATEGY "<n>",
      "optional: 1 tree, 2 builtin, 3 subgroup work-group collectives; unset or 0 lets the "
      "source pick the device's best"},

@@ -407,6 +407,11 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
     /* compiler/prelude/opencl_workgroup.cl says why. */
     if (in->kind == SGRT_DEVICE_CPU)
         append_option(buf, cap, SGRT_OPT_DEVICE_CPU);
+    if (in->max_work_group_size > 0) {
+        char items[48];
+        snprintf(items, sizeof items, SGRT_OPT_WG_MAX_ITEMS "%zu", in->max_work_group_size);
+        append_option(buf, cap, items);
+    }
 }
 
 static char *build_log(cl_program program, cl_device_id id)

@@ -16,6 +16,10 @@
 #define SGRT_OPT_NV_SM "-DSGC_NV_SM="
 /* OpenCL on a CPU device: chooses the work-group strategy's default. */
 #define SGRT_OPT_DEVICE_CPU "-DSGC_DEVICE_CPU=1"
+/* OpenCL: the device's CL_DEVICE_MAX_WORK_GROUP_SIZE, which sizes the
+ * work-group collectives' scratch (a slot per work-item:
+ * compiler/prelude/opencl_workgroup.cl). */
+#define SGRT_OPT_WG_MAX_ITEMS "-DSGC_WG_MAX_ITEMS="
 /* Both: the work-group strategy (sgrt_wg_strategy; 0 lets the source pick). */
 #define SGRT_OPT_WG_STRATEGY "-DSGC_WG_STRATEGY="
 /* Both: a spec constant's value, SGC_SPEC_<id>=<value> (SPEC §1.2). */
