@@ -884,7 +884,22 @@ void emit_groups_prologue_opencl(EmitCtx *ctx, const Symbol *fn)
         return;
     need_library(ctx, LEVEL_WG, false);
     emit_line_begin(ctx, (SrcLoc){0, 0});
-    emit_out(ctx, "__local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];");
+    /* A slot per work-item: with a constant reqd_work_group_size the kernel
+     * needs only that many (the default serves the device's largest
+     * work-group: 64 KiB on a CPU, which the kernel's own local memory
+     * competes with). */
+    long long items = 1;
+    for (int d = 0; d < 3 && items > 0; d++) {
+        int size = fn->reqd_work_group_size[d];
+        if (fn->reqd_work_group_size_expr[d] || (d == 0 && size <= 0))
+            items = 0;
+        else if (size > 0)
+            items *= size;
+    }
+    if (items > 0 && items < 65536)
+        emit_out(ctx, "__local ulong sgc_wg_scratch[SGC_WG_SCRATCH_FOR(%lld)];", items);
+    else
+        emit_out(ctx, "__local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];");
     emit_line_end(ctx);
 }
 

@@ -1146,8 +1146,10 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 #define SGC_WG_MAX_ITEMS 1024
 #endif
 #endif
-/* A slot per work-item (or sub-group), one for a total. */
+/* A slot per work-item (or sub-group), one for a total; a kernel with a
+ * required work-group size of n items declares SGC_WG_SCRATCH_FOR(n). */
 #define SGC_WG_SCRATCH_SLOTS (SGC_WG_MAX_ITEMS + 1)
+#define SGC_WG_SCRATCH_FOR(n) ((n) < SGC_WG_MAX_ITEMS ? (n) + 1 : SGC_WG_SCRATCH_SLOTS)
 
 /* ---- data movement: every work-item reads one source work-item ---- */
 
