@@ -493,6 +493,7 @@ class Gen:
         self.spec = []       # (name, type, id, default, bound value or None, explicit)
         self.structs = []    # (name, [(field, type)])
         self.funcs = []      # (name, rettype, params, body stmts, ret expr)
+        self.gfuncs = []     # GroupFunc
         self.kernels = []
         self.macro_val = self.r.randint(-20, 20)
 
@@ -715,7 +716,13 @@ class Gen:
             kinds += ["if"] * 2 + ["for"] * 2 + ["switch"]
         if ctx.in_loop and ctx.escape_ok:
             kinds += ["escape"]
-        if kernel is not None:
+        if isinstance(kernel, GroupFunc):
+            # a device function called from any control flow: only the
+            # groups that need no uniformity from its callers
+            kinds += ["tangle", "tangle", "tangle"]
+        elif kernel is not None:
+            if self.gfuncs and self.flavour == "sg":
+                kinds += ["gcall", "gcall"]
             if ctx.level == U_WG and not ctx.in_switch:
                 kinds += ["local", "atomic", "wgcoll", "wgcoll"]
             if self.flavour == "sg":
@@ -730,6 +737,26 @@ class Gen:
                     kinds += ["blkif"]
         k = r.choice(kinds)
         return getattr(self, "st_" + k)(env, ctx, kernel, out)
+
+    def st_gcall(self, env, ctx, kernel, out):
+        """cs = gfN(cs, args): a device function that makes tangle groups,
+        called from wherever the kernel is (divergent flow included).  The
+        oracle inlines its SIMT body under the caller's mask."""
+        f = self.r.choice(self.gfuncs)
+        args = [self.cast_to(p.typ, self.expr(env, 2)) for p in f.params]
+        sgc = ["cs = %s(cs%s);" % (f.name, "".join(", " + a.s(None) for a in args))]
+
+        def simt(pr, mc, f=f, args=args):
+            pr.w("{ /* inlined %s */" % f.name)
+            pr.ind += 1
+            for p, a in zip(f.params, args):
+                pr.w("%s %s[L];" % (p.typ, p.name))
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s;" % (mc.cur(), p.name, a.s("l")))
+            for st in f.body:
+                st.simt(pr, mc)
+            pr.ind -= 1
+            pr.w("}")
+        return Raw(self, sgc, simt)
 
     def st_decl(self, env, ctx, kernel, out):
         t = self.int_type()
@@ -1284,6 +1311,35 @@ class GuardedIf(If):
 
 # ---------------------------------------------------------------- kernels --
 
+class GroupFunc:
+    """ulong gfN(ulong cs, params): a device function whose body makes
+    tangle groups (so sgcc must pass the caller's tangle mask in)."""
+
+    def __init__(self, gen):
+        r = gen.r
+        self.name = gen.fresh("gf")
+        self.params = [Var(gen.fresh("q"), r.choice(INT_TYPES), U_DIV, True) for _ in range(r.randint(1, 2))]
+        self.sgl = Var("sgl", "uint", U_DIV, False)
+        ctx = Ctx(U_DIV, in_func=True)
+        ctx.opp_ok = False
+        gen.cs = Var("cs", "ulong", U_DIV, False)
+        self.body = gen.stmts(self.params + [self.sgl], ctx, r.randint(2, 5), self)
+
+    def sgc(self, drop):
+        pr = Printer(drop)
+        pr.w("ulong %s(ulong cs%s)" % (self.name, "".join(", %s %s" % (p.typ, p.name) for p in self.params)))
+        pr.w("{")
+        pr.ind += 1
+        pr.w("sub_group sg = get_sub_group();")
+        pr.w("uint sgl = sg.get_local_linear_id();")
+        for st in self.body:
+            st.sgc(pr)
+        pr.w("return cs;")
+        pr.ind -= 1
+        pr.w("}")
+        return "\n".join(pr.lines)
+
+
 class Kernel:
     def __init__(self, gen, index):
         self.gen = gen
@@ -1427,6 +1483,9 @@ def generate(seed, flavour, nkernels):
     gen.make_spec_consts()
     gen.make_structs()
     gen_funcs(gen)
+    gen.gfuncs = []
+    if flavour == "sg":
+        gen.gfuncs = [GroupFunc(gen) for _ in range(gen.r.randint(0, 2))]
     for i in range(nkernels):
         gen.kernels.append(Kernel(gen, i))
     return gen
@@ -1468,6 +1527,8 @@ def write_module(gen, base, drop=frozenset(), only=None):
     sgc.append(SAFE_FUNCS.strip())
     sgc.append(safe_funcs().strip())
     sgc.append(print_funcs(gen, drop).rstrip())
+    for f in gen.gfuncs:
+        sgc.append(f.sgc(drop))
     manifest = []
     for k in kernels:
         pr = Printer(drop)
