@@ -1093,9 +1093,11 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 /* A CPU device: sgrt defines SGC_DEVICE_CPU; for other hosts, compilers
  * that build for the host processor itself (PoCL's CPU devices) give it
- * away by its target macros. */
+ * away by its target macros, and Intel's CPU runtime (which compiles for
+ * SPIR) by cl_intel_vec_len_hint, its CPU vectorizer's extension. */
 #if !defined(SGC_DEVICE_CPU) && (defined(__x86_64__) || defined(__i386__) || \
-    defined(__aarch64__) || defined(__arm__) || defined(__powerpc64__) || defined(__riscv))
+    defined(__aarch64__) || defined(__arm__) || defined(__powerpc64__) || defined(__riscv) || \
+    defined(cl_intel_vec_len_hint))
 #define SGC_DEVICE_CPU 1
 #endif
 #if !defined(SGC_WG_STRATEGY)
@@ -1143,8 +1145,10 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 #define SGC_WG_MAX_ITEMS 1024
 #endif
 #endif
-/* A slot per work-item (or sub-group), one for a total. */
+/* A slot per work-item (or sub-group), one for a total; a kernel with a
+ * required work-group size of n items declares SGC_WG_SCRATCH_FOR(n). */
 #define SGC_WG_SCRATCH_SLOTS (SGC_WG_MAX_ITEMS + 1)
+#define SGC_WG_SCRATCH_FOR(n) ((n) < SGC_WG_MAX_ITEMS ? (n) + 1 : SGC_WG_SCRATCH_SLOTS)
 
 /* ---- data movement: every work-item reads one source work-item ---- */
 
