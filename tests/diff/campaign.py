@@ -182,10 +182,11 @@ class Campaign:
             if status == "mismatch" and not self.a.no_reduce:
                 for k in bad[:1]:
                     self.reduce(gen, base, variant, k, seed, flavour, "mismatch")
-            elif status == "device-4" and not self.a.no_reduce:
-                # valid SGC whose output the device compiler rejects
+            elif status.startswith("device-") and status != "device-2" and not self.a.no_reduce:
+                # valid SGC whose output the device compiler rejects (4),
+                # or a device compiler/runtime crash (signal) or failed launch (5)
                 for k in gen.kernels:
-                    if self.reduce(gen, base, variant, k.name, seed, flavour, "device-4"):
+                    if self.reduce(gen, base, variant, k.name, seed, flavour, status):
                         break
 
     # ---- reduction: drop statements while the kernel still mismatches
@@ -266,7 +267,7 @@ def main():
     if not a.count and not a.minutes:
         a.count = 1
     if a.no_workarounds:
-        sgcgen.AVOID_CHAINED_COMPARISONS = False
+        sgcgen.AVOID_CHAINED_COMPARISONS = sgcgen.AVOID_INTEL_JOINT_ONE_ELEMENT = False
     c = Campaign(a)
     start = time.time()
     seed, index = a.seed, 0

@@ -58,6 +58,9 @@ OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor
 # Work-arounds for sgcc bugs found by the campaign and not fixed yet, so
 # that the campaign keeps finding other ones (campaign.py --no-workarounds).
 AVOID_CHAINED_COMPARISONS = True
+# Intel's CPU compiler aborts on joint_reduce over one element on a ballot or
+# opportunistic group (tests/diff/cases/KNOWN_FAILURES): ranges of 2+ there
+AVOID_INTEL_JOINT_ONE_ELEMENT = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
@@ -328,17 +331,25 @@ class Escape(S):
 class For(S):
     """for (T i = 0; i < bound; i++) body — bound evaluated every iteration."""
 
-    def __init__(self, gen, ivar, bound, body):
+    def __init__(self, gen, ivar, bound, body, kind="for"):
         super().__init__(gen)
         self.ivar, self.bound, self.body = ivar, bound, body
+        self.kind = kind   # for; while (++i < n) with i from -1, the same trips; do ... while (++i < n)
 
     def sgc(self, pr):
         if dropped(self, pr):
             return
-        i = self.ivar.name
-        pr.w("for (%s %s = 0; %s < %s; %s++) {" % (self.ivar.typ, i, i, self.bound.s(None), i))
+        i, t, n = self.ivar.name, self.ivar.typ, self.bound.s(None)
+        if self.kind == "for":
+            pr.w("for (%s %s = 0; %s < %s; %s++) {" % (t, i, i, n, i))
+        elif self.kind == "while":
+            pr.w("%s %s = -1;" % (t, i))
+            pr.w("while (++%s < %s) {" % (i, n))
+        else:
+            pr.w("%s %s = 0;" % (t, i))
+            pr.w("do {")
         pr.block(self.body, lambda st, p: st.sgc(p))
-        pr.w("}")
+        pr.w("}" if self.kind != "do" else "} while (++%s < %s);" % (i, n))
 
     def simt(self, pr, mc):
         if dropped(self, pr):
@@ -352,8 +363,13 @@ class For(S):
         pr.w("for (int iter = 0;; iter++) {")
         pr.ind += 1
         pr.w("int any = 0;")
-        pr.w("for (int l = 0; l < L; l++) if (%s[l]) { if (%s[l] < %s) any = 1; else %s[l] = 0; }"
-             % (lm, i, self.bound.s("l"), lm))
+        if self.kind == "do":
+            # the body runs once before the first test; then ++i < n
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) { if (iter == 0 || ++%s[l] < %s) any = 1; else %s[l] = 0; }"
+                 % (lm, i, self.bound.s("l"), lm))
+        else:
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) { if (%s[l] < %s) any = 1; else %s[l] = 0; }"
+                 % (lm, i, self.bound.s("l"), lm))
         pr.w("if (!any) break;")
         pr.w("uchar %s[L]; memcpy(%s, %s, sizeof %s);" % (cm, cm, lm, cm))
         mc.stack.append(cm)
@@ -363,7 +379,8 @@ class For(S):
         pr.w("}")
         mc.loops.pop()
         mc.stack.pop()
-        pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l]++;" % (lm, i))
+        if self.kind != "do":
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l]++;" % (lm, i))
         pr.ind -= 1
         pr.w("}")
         pr.ind -= 1
@@ -878,14 +895,14 @@ class Gen:
         iv = Var(self.fresh("i"), "int", max(bu, ctx.level), False)
         inner.in_switch = False
         body = self.stmts(env + [iv], inner, r.randint(1, 5), kernel)
-        return For(self, iv, bound, body)
+        return For(self, iv, bound, body, r.choice(["for", "for", "while", "do"]))
 
     def st_escape(self, env, ctx, kernel, out):
         if ctx.escape_level == U_DIV:
             cond = self.expr(env, 2)
         else:
             cond = self.uniform_expr(env, ctx.level if ctx.level < U_DIV else U_SG, ctx.blk)
-        for g in kernel.groups if kernel else []:
+        for g in getattr(kernel, "groups", []):
             if g.home is out:
                 g.alive = False
         return Escape(self, cond, self.r.choice(["break", "continue"]))
@@ -1084,7 +1101,7 @@ class Gen:
     def group_op(self, env, g, kernel, ctx, deps=()):
         r = self.r
         kind = r.choice(["member", "bcast", "bcast_id", "vote", "shift", "xor", "select",
-                         "reduce", "reduce", "scan", "scan", "barrier"])
+                         "reduce", "reduce", "scan", "scan", "barrier", "joint", "joint"])
         res = self.fresh("r")
         gname = g.name
         if kind == "member":
@@ -1133,6 +1150,8 @@ class Gen:
                 call = "select_from_group(%s, %s, %s)" % (gname, xe.s(None), arg.s(None))
             sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
             return Raw(self, sgc, lambda pr, mc: self.host_move(pr, mc, g, kind, t, xe, arg, res), deps)
+        if kind == "joint":
+            return self.joint_op(g, deps)
         # reduce / scan
         t = r.choice(ALGO_TYPES)
         ops = [o for o in OPS if t not in FLOATS or not o.startswith("bit_")]
@@ -1161,6 +1180,45 @@ class Gen:
                         "inclusive_scan_over_group(%s, %s, %s, %s)" % (gname, xe.s(None), op, init))
         sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
         return Raw(self, sgc, lambda pr, mc: self.host_algo(pr, mc, g, form, t, op, xe, init, res), deps)
+
+    def joint_op(self, g, deps):
+        """joint_reduce / joint_any_of ... over a constant table that every
+        member sees alike (JOINT_TABLES): the result is the same for all."""
+        r = self.r
+        t = r.choice(ALGO_TYPES)
+        a = r.randint(0, 14)
+        short = 2 if AVOID_INTEL_JOINT_ONE_ELEMENT and g.kind in ("ballot", "opp") else 1
+        b = r.randint(a + short, 16)
+        res = self.fresh("r")
+        if r.random() < 0.3:
+            fn = r.choice(["joint_any_of", "joint_all_of", "joint_none_of"])
+            tab = "jtab_%s_w" % t
+            sgc = ["cs = mix(cs, (ulong)%s(%s, %s + %d, %s + %d, jpred_%s));" % (fn, g.name, tab, a, tab, b, t)]
+            vals = JOINT_TABLES[(t, "w")][a:b]
+            hits = [jpred(t, v) for v in vals]
+            val = {"joint_any_of": any(hits), "joint_all_of": all(hits), "joint_none_of": not any(hits)}[fn]
+            return Raw(self, sgc, lambda pr, mc: self.host_const(pr, mc, g, "(ulong)%d" % int(val)), deps)
+        op = r.choice([o for o in OPS if t not in FLOATS or not o.startswith("bit_")])
+        width = "s" if op == "multiplies" else "w"
+        tab = "jtab_%s_%s" % (t, width)
+        init = None
+        if r.random() < 0.4:
+            init = r.choice([1, 2] if op in ("multiplies", "logical_and", "logical_or") else [0, 1, 7, 100])
+        call = ("joint_reduce(%s, %s + %d, %s + %d, %s)" % (g.name, tab, a, tab, b, op) if init is None else
+                "joint_reduce(%s, %s + %d, %s + %d, ((%s)%d), %s)" % (g.name, tab, a, tab, b, t, init, op))
+        sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
+        # the oracle folds the table in C, in the table's order
+        expr = "({ %s a = %s; " % (t, "(%s)%d" % (t, init) if init is not None else host_identity(t, op))
+        if op in ("logical_and", "logical_or") and init is not None:
+            expr += "a = (%s)(a != 0); " % t
+        expr += "for (int j = %d; j < %d; j++) { %s b = %s[j]; a = %s; } a; })" % (a, b, t, tab, host_op(t, op))
+        conv = "f2u(%s)" if t in FLOATS else "(ulong)(%s)"
+        return Raw(self, sgc, lambda pr, mc: self.host_const(pr, mc, g, conv % expr), deps)
+
+    def host_const(self, pr, mc, g, value):
+        G = self.hg(g)
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) { hg_check(&%s[l], %s, L); cs[l] = mix(cs[l], %s); }"
+             % (mc.cur(), G, mc.cur(), value))
 
     def sink_text(self, t, res):
         if t in FLOATS:
@@ -1218,6 +1276,37 @@ class Gen:
              % (G, cmp, t, host_op(t, op)))
         pr.w("    %s[l] = a;" % res)
         pr.w("    cs[l] = mix(cs[l], %s); } }" % (("f2u(%s[l])" if t in FLOATS else "(ulong)%s[l]") % res))
+
+
+# Constant tables for the joint_* algorithms, the same in every module: 'w'
+# wide values, 's' small ones (products of 16 stay exact), per type.
+def _tables():
+    rng = random.Random(21)
+    out = {}
+    for t in ALGO_TYPES:
+        lo = 0 if t not in SIGNED and t not in FLOATS else -500
+        out[(t, "w")] = [rng.randint(lo, 500) for _ in range(16)]
+        out[(t, "s")] = [rng.randint(0 if lo == 0 else -2, 2) or 1 for _ in range(16)]
+    return out
+
+
+JOINT_TABLES = _tables()
+
+
+def jpred(t, v):
+    """What jpred_T (joint_tables_text) answers for v."""
+    return (int(v) & 3) == 1
+
+
+def joint_tables_text():
+    out = []
+    for (t, w), vals in sorted(JOINT_TABLES.items()):
+        lit = ", ".join(("%d.0" % v + ("f" if t == "float" else "")) if t in FLOATS else c_literal(t, v)
+                        for v in vals)
+        out.append("constant %s jtab_%s_%s[16] = {%s};" % (t, t, w, lit))
+    for t in ALGO_TYPES:
+        out.append("bool jpred_%s(%s x) { return ((long)x & 3) == 1; }" % (t, t))
+    return "\n".join(out)
 
 
 def host_identity(t, op):
@@ -1527,6 +1616,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
     sgc.append(SAFE_FUNCS.strip())
     sgc.append(safe_funcs().strip())
     sgc.append(print_funcs(gen, drop).rstrip())
+    sgc.append(joint_tables_text())
     for f in gen.gfuncs:
         sgc.append(f.sgc(drop))
     manifest = []
@@ -1598,6 +1688,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
     host.append(SAFE_FUNCS.strip())
     host.append(safe_funcs().strip())
     host.append(print_funcs(gen, drop).rstrip())
+    host.append(joint_tables_text().replace("constant ", "static const "))
     for k in kernels:
         host.append(host_kernel(gen, k, drop))
     host.append("const RefKernel ref_kernels[] = {")
@@ -1671,9 +1762,9 @@ def main():
     ap.add_argument("--gpu", action="store_true", help="only sub-group sizes a warp has")
     ap.add_argument("--no-workarounds", action="store_true")
     a = ap.parse_args()
-    global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS
+    global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
     GPU_SUB_GROUP_SIZES = a.gpu
-    AVOID_CHAINED_COMPARISONS = not a.no_workarounds
+    AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = not a.no_workarounds
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
