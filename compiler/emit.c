@@ -2168,6 +2168,11 @@ static void print_top_level(EmitCtx *ctx, const Node *n)
         if (left_out(ctx, n))
             break;
         out_str(ctx, "\n");
+        if (n->sym && ctx->hooks->definition_guard && ctx->hooks->definition_guard(ctx, n->sym)) {
+            print_function_def(ctx, n);
+            out_str(ctx, "#endif\n");
+            break;
+        }
         print_function_def(ctx, n);
         break;
     case ND_DECL:

@@ -84,6 +84,12 @@ typedef struct EmitHooks {
      * a comment and a [-Wtarget-unsupported] warning, so that one kernel
      * does not take the others down.  May be NULL (every function runs). */
     const char *(*unsupported)(const Symbol *fn);
+    /* Opens a preprocessor condition around the definition of `fn` and
+     * returns true (the printer closes it with #endif), or returns false.
+     * OpenCL: the kernels a device build may leave out under
+     * SGC_SKIP_UNSUPPORTED_KERNELS, and the functions only they call.
+     * May be NULL. */
+    bool (*definition_guard)(EmitCtx *ctx, const Symbol *fn);
     /* Prints one parameter of a function declaration; `fn` is NULL inside a
      * function-pointer type.  Returns false to let the printer print it. */
     bool (*param)(EmitCtx *ctx, const Symbol *fn, const Param *param);

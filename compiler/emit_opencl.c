@@ -182,29 +182,128 @@ static void opencl_math_call(EmitCtx *ctx, const Node *call)
  *    kernel hung).  The same rule as sgrt's (runtime/opencl.c);
  *    SGC_FORCE_NO_NON_UNIFORM pretends the extensions are absent (tests);
  *  - a reqd_sub_group_size other than 32 on the nvptx tier, whose
- *    sub-groups are always 32-wide warps. */
+ *    sub-groups are always 32-wide warps.
+ * A host that defines SGC_SKIP_UNSUPPORTED_KERNELS (sgrt does) gets, in
+ * place of the #error, SGC_SKIP_KERNEL_<name>: the kernel, and every
+ * function only such kernels call, is left out of the program, so that the
+ * module's other kernels still build (opencl_definition_guard). */
+static bool wrong_nvptx_size(const Symbol *k)
+{
+    return k->reqd_sub_group_size > 0 && k->reqd_sub_group_size != 32;
+}
+
+/* True when a device build may leave kernel `k` out. */
+static bool opencl_may_skip(const Symbol *k)
+{
+    return k->uses_sub_groups || k->uses_non_uniform_groups || wrong_nvptx_size(k);
+}
+
+/* The tier block is printed for sub-groups, the barrier library, and any
+ * kernel a tier may refuse. */
+static bool opencl_has_tiers(const EmitCtx *ctx)
+{
+    if (ctx->tu->uses_sub_groups || ctx->uses[USE_TIERS])
+        return true;
+    for (int i = 0; i < ctx->tu->kernel_count; i++)
+        if (opencl_may_skip(ctx->tu->kernels[i]))
+            return true;
+    return false;
+}
+
+/* `condition` is a complete #if line's expression; `message` the #error's. */
+static void emit_refusal(EmitBuffer *out, const char *condition, const char *kernel,
+                         const char *message)
+{
+    emit_printf(out, "#if %s\n#ifdef SGC_SKIP_UNSUPPORTED_KERNELS\n#define SGC_SKIP_KERNEL_%s 1\n"
+                     "#else\n#error \"%s\"\n#endif\n#endif\n",
+                condition, kernel, message);
+}
+
 static void opencl_kernel_tier_errors(EmitCtx *ctx, EmitBuffer *out)
 {
+    char message[512];
     for (int i = 0; i < ctx->tu->kernel_count; i++) {
         const Symbol *k = ctx->tu->kernels[i];
-        if (k->uses_sub_groups)
-            emit_printf(out, "#if defined(SGC_TIER_WG)\n#error \"sgc: kernel '%s' needs "
-                             "sub-groups (cl_khr_subgroups), not supported on this device\"\n"
-                             "#endif\n", k->name);
-        if (k->uses_non_uniform_groups)
-            emit_printf(out, "#if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || "
-                             "!defined(cl_khr_subgroup_ballot) || \\\n"
-                             "    (!defined(cl_khr_subgroup_non_uniform_vote) && "
-                             "!defined(cl_khr_subgroup_non_uniform_arithmetic)))\n"
-                             "#error \"sgc: kernel '%s' uses non-uniform groups (ballot, tangle or "
-                             "opportunistic), which need sub-group operations in divergent control "
-                             "flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or "
-                             "_arithmetic), not supported on this device\"\n#endif\n", k->name);
-        if (k->reqd_sub_group_size > 0 && k->reqd_sub_group_size != 32)
-            emit_printf(out, "#if defined(SGC_TIER_NVPTX)\n#error \"sgc: kernel '%s' requires "
-                             "sub-group size %d, not supported on this device: NVIDIA sub-groups "
-                             "are 32-wide warps\"\n#endif\n", k->name, k->reqd_sub_group_size);
+        if (k->uses_sub_groups) {
+            snprintf(message, sizeof message, "sgc: kernel '%s' needs sub-groups "
+                     "(cl_khr_subgroups), not supported on this device", k->name);
+            emit_refusal(out, "defined(SGC_TIER_WG)", k->name, message);
+        }
+        if (k->uses_non_uniform_groups) {
+            snprintf(message, sizeof message, "sgc: kernel '%s' uses non-uniform groups "
+                     "(ballot, tangle or opportunistic), which need sub-group operations in "
+                     "divergent control flow (cl_khr_subgroup_ballot and "
+                     "cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this "
+                     "device", k->name);
+            emit_refusal(out, "defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || "
+                              "!defined(cl_khr_subgroup_ballot) || \\\n"
+                              "    (!defined(cl_khr_subgroup_non_uniform_vote) && "
+                              "!defined(cl_khr_subgroup_non_uniform_arithmetic)))",
+                         k->name, message);
+        }
+        if (wrong_nvptx_size(k)) {
+            snprintf(message, sizeof message, "sgc: kernel '%s' requires sub-group size %d, "
+                     "not supported on this device: NVIDIA sub-groups are 32-wide warps",
+                     k->name, k->reqd_sub_group_size);
+            emit_refusal(out, "defined(SGC_TIER_NVPTX)", k->name, message);
+        }
     }
+}
+
+/* Whether `from` is `to` or calls it, directly or not (SGC rejects
+ * recursion; the depth bound only guards against a cycle). */
+static bool opencl_reaches(const Symbol *from, const Symbol *to, int depth)
+{
+    if (from == to)
+        return true;
+    if (depth > 64)
+        return false;
+    for (const CallEdge *e = from->calls; e; e = e->next)
+        if (e->callee && opencl_reaches(e->callee, to, depth + 1))
+            return true;
+    return false;
+}
+
+/* A kernel that may be left out is wrapped in #ifndef SGC_SKIP_KERNEL_<name>;
+ * a device function, in a condition true unless every kernel that calls it
+ * is left out (a function that a kept kernel calls stays; one that no
+ * kernel calls is not touched). */
+static bool opencl_definition_guard(EmitCtx *ctx, const Symbol *fn)
+{
+    if (fn->is_kernel) {
+        if (!opencl_may_skip(fn))
+            return false;
+        emit_out(ctx, "#ifndef SGC_SKIP_KERNEL_%s\n", fn->name);
+        return true;
+    }
+    int users = 0;
+    for (int i = 0; i < ctx->tu->kernel_count; i++) {
+        const Symbol *k = ctx->tu->kernels[i];
+        if (!opencl_reaches(k, fn, 0))
+            continue;
+        if (!opencl_may_skip(k))
+            return false;
+        users++;
+    }
+    if (users == 0)
+        return false;
+    if (users == 1) {
+        for (int i = 0; i < ctx->tu->kernel_count; i++)
+            if (opencl_reaches(ctx->tu->kernels[i], fn, 0))
+                emit_out(ctx, "#ifndef SGC_SKIP_KERNEL_%s\n", ctx->tu->kernels[i]->name);
+        return true;
+    }
+    emit_out(ctx, "#if !(");
+    const char *sep = "";
+    for (int i = 0; i < ctx->tu->kernel_count; i++) {
+        const Symbol *k = ctx->tu->kernels[i];
+        if (!opencl_reaches(k, fn, 0))
+            continue;
+        emit_out(ctx, "%sdefined(SGC_SKIP_KERNEL_%s)", sep, k->name);
+        sep = " && ";
+    }
+    emit_out(ctx, ")\n");
+    return true;
 }
 
 static void opencl_unit_prelude(EmitCtx *ctx, EmitBuffer *out)
@@ -215,7 +314,7 @@ static void opencl_unit_prelude(EmitCtx *ctx, EmitBuffer *out)
         emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
     if (ctx->uses[USE_INT64_EXT_ATOMICS])
         emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
-    if (ctx->tu->uses_sub_groups || ctx->uses[USE_TIERS]) {
+    if (opencl_has_tiers(ctx)) {
         emit_printf(out,
             "\n/* Capability tier (SPEC 2): chosen by the device compiler's macros. */\n"
             "#if defined(SGC_NV_PTX)\n#define SGC_TIER_NVPTX 1\n"
@@ -245,6 +344,7 @@ const EmitHooks emit_opencl_hooks = {
     .float_special = opencl_float_special,
     .group_type = emit_groups_type_opencl,
     .function_prefix = opencl_function_prefix,
+    .definition_guard = opencl_definition_guard,
     .body_prologue = emit_tangle_prologue,
     .extra_params = emit_tangle_extra_params,
     .extra_args = emit_tangle_extra_args,

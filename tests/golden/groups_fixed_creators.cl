@@ -10,7 +10,11 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_creators 1
+#else
 #error "sgc: kernel 'creators' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1065,6 +1069,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 #endif /* !SGC_TIER_WG */
 
+#ifndef SGC_SKIP_KERNEL_creators
 #line 4 "groups_fixed_creators.sgc"
 __kernel void creators(__global uint *out, __global const uint *in, uint rounds) {
 
@@ -1103,3 +1108,4 @@ __kernel void creators(__global uint *out, __global const uint *in, uint rounds)
 #line 29 "groups_fixed_creators.sgc"
     out[gid] = sgc_reduce_plus_uint(g, x);
 }
+#endif

@@ -10,20 +10,40 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_full 1
+#else
 #error "sgc: kernel 'full' needs sub-groups (cl_khr_subgroups), not supported on this device"
 #endif
+#endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_partial 1
+#else
 #error "sgc: kernel 'partial' needs sub-groups (cl_khr_subgroups), not supported on this device"
 #endif
-#if defined(SGC_TIER_WG)
-#error "sgc: kernel 'unknown' needs sub-groups (cl_khr_subgroups), not supported on this device"
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_unknown 1
+#else
+#error "sgc: kernel 'unknown' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
+#endif
+#if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangled 1
+#else
 #error "sgc: kernel 'tangled' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangled 1
+#else
 #error "sgc: kernel 'tangled' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1078,13 +1098,16 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 #endif /* !SGC_TIER_WG */
 
+#ifndef SGC_SKIP_KERNEL_full
 #line 4 "groups_full_warps.sgc"
 static uint lane_sum(uint x) {
 
     sgc_group sg = sgc_get_sub_group();
     return sgc_reduce_plus_uint(sg, x);
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_full
 #line 11 "groups_full_warps.sgc"
 __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void full(__global uint *out) {
 
@@ -1092,7 +1115,9 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void full(__global uint
     uint x = (uint)get_global_id(0);
     out[x] = sgc_inclusive_scan_plus_uint(sg, x) + lane_sum(x);
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_partial
 #line 19 "groups_full_warps.sgc"
 __kernel __attribute__((reqd_work_group_size(16, 3, 1))) void partial(__global uint *out) {
 
@@ -1100,7 +1125,9 @@ __kernel __attribute__((reqd_work_group_size(16, 3, 1))) void partial(__global u
     uint x = (uint)get_global_id(0);
     out[x] = sgc_reduce_maximum_uint(sg, x);
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_unknown
 #line 26 "groups_full_warps.sgc"
 __kernel void unknown(__global uint *out) {
 
@@ -1108,7 +1135,9 @@ __kernel void unknown(__global uint *out) {
     uint x = (uint)get_global_id(0);
     out[x] = sgc_reduce_plus_uint(sg, x);
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_tangled
 #line 34 "groups_full_warps.sgc"
 __kernel __attribute__((reqd_work_group_size(32, 2, 1))) void tangled(__global uint *out) {
     const ulong sgc_tangle = sgc_get_sub_group_of_full_warps().mask; /* the whole sub-group */
@@ -1127,3 +1156,4 @@ __kernel __attribute__((reqd_work_group_size(32, 2, 1))) void tangled(__global u
 #line 42 "groups_full_warps.sgc"
     out[get_global_id(0)] = x;
 }
+#endif

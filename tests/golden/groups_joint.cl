@@ -10,7 +10,11 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_joints 1
+#else
 #error "sgc: kernel 'joints' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1663,12 +1667,15 @@ inline ulong sgc_wg_joint_reduce_maximum_size_t_global(sgc_work_group g, __local
     return sgc_wg_reduce_maximum_ulong(g, scratch, acc);
 }
 
+#ifndef SGC_SKIP_KERNEL_joints
 #line 2 "groups_joint.sgc"
 bool is_negative(int v) {
 #line 2 "groups_joint.sgc"
     return v < 0;
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_joints
 #line 4 "groups_joint.sgc"
 __kernel void joints(__global const int *in, __global int *out, __local int *tile, __global size_t *sizes, int n) {
     __local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS];
@@ -1682,3 +1689,4 @@ __kernel void joints(__global const int *in, __global int *out, __local int *til
     sizes[get_global_id(0)] = (size_t)sgc_wg_joint_reduce_maximum_size_t_global(wg, sgc_wg_scratch, sizes, sizes + 4);
     out[get_global_id(0)] = r + neg;
 }
+#endif

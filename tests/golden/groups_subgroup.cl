@@ -10,11 +10,19 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_sub_groups 1
+#else
 #error "sgc: kernel 'sub_groups' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_sub_groups 1
+#else
 #error "sgc: kernel 'sub_groups' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1088,6 +1096,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 #define SGC_SC_TILE ((uint)(8u))
 #endif
 
+#ifndef SGC_SKIP_KERNEL_sub_groups
 #line 5 "groups_subgroup.sgc"
 __kernel void sub_groups(__global int *out, __global const float *in, __global ulong *wide, int limit) {
     const ulong sgc_tangle = sgc_sub_group_mask(); /* the work-items of this sub-group that exist */
@@ -1119,3 +1128,4 @@ __kernel void sub_groups(__global int *out, __global const float *in, __global u
         }
     }
 }
+#endif

@@ -10,11 +10,19 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_calls 1
+#else
 #error "sgc: kernel 'tangle_calls' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_calls 1
+#else
 #error "sgc: kernel 'tangle_calls' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -511,13 +519,16 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_KHR_FN_logical_and(prefix) prefix##_logical_and
 #define SGC_KHR_FN_logical_or(prefix) prefix##_logical_or
 
+#ifndef SGC_SKIP_KERNEL_tangle_calls
 #line 4 "tangle_calls.sgc"
 uint rank(ulong sgc_tangle_in) {
     const ulong sgc_tangle = sgc_tangle_in; /* the caller's tangle */
     sgc_group t = sgc_get_tangle_group(sgc_get_sub_group(), sgc_tangle);
     return sgc_local_linear_id(t);
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_tangle_calls
 #line 10 "tangle_calls.sgc"
 uint ranked(uint v, ulong sgc_tangle_in) {
     const ulong sgc_tangle = sgc_tangle_in; /* the caller's tangle */
@@ -541,13 +552,17 @@ uint ranked(uint v, ulong sgc_tangle_in) {
     }
     return sgc_result;
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_tangle_calls
 #line 17 "tangle_calls.sgc"
 uint plain(uint v) {
 #line 17 "tangle_calls.sgc"
     return v * 2u;
 }
+#endif
 
+#ifndef SGC_SKIP_KERNEL_tangle_calls
 #line 19 "tangle_calls.sgc"
 __kernel void tangle_calls(__global uint *out) {
     const ulong sgc_tangle = sgc_sub_group_mask(); /* the work-items of this sub-group that exist */
@@ -598,3 +613,4 @@ __kernel void tangle_calls(__global uint *out) {
         out[lid] = r;
     }
 }
+#endif

@@ -10,11 +10,19 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_if 1
+#else
 #error "sgc: kernel 'tangle_if' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_if 1
+#else
 #error "sgc: kernel 'tangle_if' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -518,6 +526,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_SC_mode ((int)(1))
 #endif
 
+#ifndef SGC_SKIP_KERNEL_tangle_if
 #line 5 "tangle_if.sgc"
 __kernel void tangle_if(__global uint *out, int n) {
     const ulong sgc_tangle = sgc_sub_group_mask(); /* the work-items of this sub-group that exist */
@@ -543,3 +552,4 @@ __kernel void tangle_if(__global uint *out, int n) {
         out[lid] += sgc_local_linear_range(u);
     }
 }
+#endif

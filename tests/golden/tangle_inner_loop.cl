@@ -10,11 +10,19 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_inner_loop 1
+#else
 #error "sgc: kernel 'inner_loop' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_inner_loop 1
+#else
 #error "sgc: kernel 'inner_loop' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1069,6 +1077,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 #endif /* !SGC_TIER_WG */
 
+#ifndef SGC_SKIP_KERNEL_inner_loop
 #line 6 "tangle_inner_loop.sgc"
 __kernel void inner_loop(__global const int *in, __global int *out, int rounds) {
     const ulong sgc_tangle = sgc_sub_group_mask(); /* the work-items of this sub-group that exist */
@@ -1109,3 +1118,4 @@ __kernel void inner_loop(__global const int *in, __global int *out, int rounds) 
 
     out[get_global_id(0)] = x;
 }
+#endif

@@ -10,11 +10,19 @@
 #define SGC_TIER_WG 1
 #endif
 #if defined(SGC_TIER_WG)
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_loop 1
+#else
 #error "sgc: kernel 'tangle_loop' needs sub-groups (cl_khr_subgroups), not supported on this device"
+#endif
 #endif
 #if defined(SGC_TIER_KHR) && (defined(SGC_FORCE_NO_NON_UNIFORM) || !defined(cl_khr_subgroup_ballot) || \
     (!defined(cl_khr_subgroup_non_uniform_vote) && !defined(cl_khr_subgroup_non_uniform_arithmetic)))
+#ifdef SGC_SKIP_UNSUPPORTED_KERNELS
+#define SGC_SKIP_KERNEL_tangle_loop 1
+#else
 #error "sgc: kernel 'tangle_loop' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow (cl_khr_subgroup_ballot and cl_khr_subgroup_non_uniform_vote or _arithmetic), not supported on this device"
+#endif
 #endif
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
@@ -1069,6 +1077,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 #endif /* !SGC_TIER_WG */
 
+#ifndef SGC_SKIP_KERNEL_tangle_loop
 #line 4 "tangle_loop.sgc"
 __kernel void tangle_loop(__global uint *out, __global const int *data, int n) {
     const ulong sgc_tangle = sgc_sub_group_mask(); /* the work-items of this sub-group that exist */
@@ -1140,3 +1149,4 @@ __kernel void tangle_loop(__global uint *out, __global const int *data, int n) {
 #line 24 "tangle_loop.sgc"
     out[lid] = acc;
 }
+#endif

@@ -5,7 +5,9 @@
 # the OpenCL platform whose name contains PLATFORM (tests/tools/clbuild.c)
 # with host defines that bind spec constants or force a tier; a refusal
 # must stop the build with sgcc's message (naming the kernel or the spec
-# constant and the rule), and only where the rule is broken.  MODE is what
+# constant and the rule), and only where the rule is broken; with
+# -DSGC_SKIP_UNSUPPORTED_KERNELS (what sgrt passes) the refused kernel is
+# left out instead and the others build and run.  MODE is what
 # the device is:
 #   khr    sub-groups with the non-uniform extensions (Intel CPU runtime);
 #          the nvptx tier and a device without the extensions are forced
@@ -34,15 +36,19 @@ for case in "$src"/*.sgc; do
     fi
 done
 
-# build NAME OPTIONS: the build log in $tmp/log, the exit status returned.
+# build NAME OPTIONS [CLBUILD_ARGS...]: the build log in $tmp/log, the exit
+# status returned.
 build() {
-    CLBUILD_PLATFORM=$platform "$clbuild" -o "$base_options $2" "$tmp/$1.cl" >"$tmp/log" 2>&1
+    name=$1 options=$2
+    shift 2
+    CLBUILD_PLATFORM=$platform "$clbuild" -o "$base_options $options" "$@" "$tmp/$name.cl" \
+        >"$tmp/log" 2>&1
 }
 
-# expect_ok NAME OPTIONS
+# expect_ok NAME OPTIONS [CLBUILD_ARGS...]
 expect_ok() {
     checks=$((checks + 1))
-    build "$1" "$2"
+    build "$@"
     case $? in
         0) echo "ok   $1 [$2] builds" ;;
         3) echo "SKIP: no OpenCL device on a platform matching '$platform'"; exit 77 ;;
@@ -67,6 +73,40 @@ expect_refused() {
     fi
 }
 
+# expect_left_out NAME OPTIONS LEFT_OUT [KEPT]: built with
+# -DSGC_SKIP_UNSUPPORTED_KERNELS, kernel LEFT_OUT is not in the program (and
+# KEPT is).
+expect_left_out() {
+    checks=$((checks + 1))
+    build "$1" "-DSGC_SKIP_UNSUPPORTED_KERNELS $2" -x "$3" ${4:+-p "$4"}
+    status=$?
+    [ $status -eq 3 ] && { echo "SKIP: no OpenCL device on a platform matching '$platform'"; exit 77; }
+    if [ $status -eq 0 ]; then
+        echo "ok   $1 [$2] leaves '$3' out${4:+, builds '$4'}"
+    else
+        echo "FAIL $1 [$2] should leave '$3' out${4:+ and build '$4'}"
+        cat "$tmp/log"
+        fails=$((fails + 1))
+    fi
+}
+
+# mixed_runs OPTIONS: mixed.cl with the skip define builds without 'lanes'
+# (and 'lane_total', which only it calls), and 'plain' gives 2 * i + 1.
+mixed_runs() {
+    checks=$((checks + 1))
+    build mixed "-DSGC_SKIP_UNSUPPORTED_KERNELS $1" -x lanes -r plain
+    status=$?
+    [ $status -eq 3 ] && { echo "SKIP: no OpenCL device on a platform matching '$platform'"; exit 77; }
+    want="run plain:$(i=0; while [ $i -lt 16 ]; do printf ' %d' $((2 * i + 1)); i=$((i + 1)); done)"
+    if [ $status -eq 0 ] && grep -qxF "$want" "$tmp/log" && grep -qF "absent lanes: yes" "$tmp/log"; then
+        echo "ok   mixed [$1] leaves 'lanes' out; 'plain' runs"
+    else
+        echo "FAIL mixed [$1]: want 'lanes' absent and '$want'"
+        cat "$tmp/log"
+        fails=$((fails + 1))
+    fi
+}
+
 fixed_spec_rule() { # the power-of-two rule, on any tier with sub-groups
     expect_ok fixed_spec ""
     expect_ok fixed_spec "-DSGC_SPEC_0=16u"
@@ -81,6 +121,10 @@ case $mode in
 wg)
     expect_refused non_uniform "" "kernel 'ballot_partitions' needs sub-groups (cl_khr_subgroups), not supported on this device"
     expect_refused fixed_spec "-DSGC_SPEC_0=3" "kernel 'any_size' needs sub-groups" "must be a power of two"
+    # Issue 25.5: without the define the whole program is refused; with it
+    # only the kernel that needs sub-groups.
+    expect_refused mixed "" "kernel 'lanes' needs sub-groups (cl_khr_subgroups), not supported on this device"
+    mixed_runs ""
     ;;
 khr)
     # Item 7: fixed_size_group<W>, W bound by the host.
@@ -107,6 +151,14 @@ khr)
     expect_refused reqd16 "-DSGC_NV_PTX=1" \
         "sgc: kernel 'sixteen' requires sub-group size 16, not supported on this device" \
         "kernel 'thirty_two' requires"
+    # Issue 25.5: SGC_SKIP_UNSUPPORTED_KERNELS leaves only the refused
+    # kernels out (the wg tier forced, and no non-uniform extensions).
+    expect_refused mixed "-DSGC_FORCE_TIER_WG" "kernel 'lanes' needs sub-groups"
+    mixed_runs "-DSGC_FORCE_TIER_WG"
+    expect_ok mixed "-DSGC_SKIP_UNSUPPORTED_KERNELS" -p lanes -r plain
+    expect_left_out non_uniform "-DSGC_FORCE_NO_NON_UNIFORM" ballot_partitions uniform_only
+    expect_left_out tangle_helper "-DSGC_FORCE_NO_NON_UNIFORM" tangle_in_helper
+    expect_left_out tangle_helper "-DSGC_FORCE_NO_NON_UNIFORM" opportunistic_in_branch
     ;;
 khr-no-non-uniform)
     fixed_spec_rule
@@ -114,6 +166,7 @@ khr-no-non-uniform)
         "sgc: kernel 'ballot_partitions' uses non-uniform groups (ballot, tangle or opportunistic), which need sub-group operations in divergent control flow" \
         "kernel 'uniform_only' uses"
     expect_refused tangle_helper "" "kernel 'tangle_in_helper' uses non-uniform groups"
+    expect_left_out non_uniform "" ballot_partitions uniform_only
     ;;
 nvptx)
     fixed_spec_rule
@@ -124,6 +177,8 @@ nvptx)
     expect_refused reqd16 "" \
         "sgc: kernel 'sixteen' requires sub-group size 16, not supported on this device" \
         "kernel 'thirty_two' requires"
+    expect_left_out reqd16 "" sixteen thirty_two
+    mixed_runs ""
     ;;
 *)
     echo "run_refusal.sh: unknown mode '$mode'"
