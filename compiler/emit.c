@@ -988,6 +988,13 @@ static bool clarity_parens(EmitPrec parent, OpKind parent_op, const Node *child)
         return true;
     if ((parent == PREC_EQUALITY || parent == PREC_RELATIONAL) && c >= PREC_BITOR && c <= PREC_BITAND)
         return true;
+    /* `(a > b) <= c`: Intel's OpenCL compiler rejects the unparenthesised
+     * chain ("chained comparison ... does not behave the same as a
+     * mathematical expression"), found by tests/diff (case
+     * chained_comparison). */
+    if ((parent == PREC_EQUALITY || parent == PREC_RELATIONAL)
+        && (c == PREC_EQUALITY || c == PREC_RELATIONAL))
+        return true;
     return false;
 }
 
