@@ -13,6 +13,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libclang-19-dev llvm-19-dev llvm-19-tools check meson ninja-build \
     pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo valgrind \
     scdoc cmake python3-jsonschema >/dev/null
+# Open MPI: the MPI sample (samples/mpi) and its tests with 2 and 4 ranks.
+$SUDO apt-get install -y -qq --no-install-recommends openmpi-bin libopenmpi-dev >/dev/null
 # clang 19 with its runtime libraries: libFuzzer and the sanitizers for
 # scripts/fuzz.sh (scripts/test-sanitize.sh uses gcc's sanitizers).
 $SUDO apt-get install -y -qq --no-install-recommends clang-19 libclang-rt-19-dev >/dev/null
