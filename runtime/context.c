@@ -4,6 +4,7 @@
  * be validated without trusting the pointer the caller passes. */
 #include <stdlib.h>
 
+#include "sgrt_host.h"
 #include "sgrt_internal.h"
 
 /* The application's handles a context adopts. */
@@ -114,6 +115,11 @@ sgrt_status sgrt_context_free(sgrt_context *context)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
                          "sgrt_context_free: the context still has %zu queue(s)",
                          context->queue_count);
+    size_t host_allocs = sgrt_host_alloc_count(context);
+    if (host_allocs)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_context_free: the context still has %zu page-locked host "
+                         "allocation(s) (sgrt_host_free)", host_allocs);
     sgrt_backend_of(context->device)->context_free(context);
     pthread_mutex_destroy(&context->lock);
     free(context);

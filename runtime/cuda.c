@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sgrt_host.h"
 #include "sgrt_internal.h"
 
 typedef int CUresult;
@@ -67,6 +68,8 @@ enum {
     X(cuStreamSynchronize, (CUstream), "cuStreamSynchronize", "cuStreamSynchronize")           \
     X(cuMemAlloc, (CUdeviceptr *, size_t), "cuMemAlloc_v2", "cuMemAlloc")                      \
     X(cuMemFree, (CUdeviceptr), "cuMemFree_v2", "cuMemFree")                                   \
+    X(cuMemHostAlloc, (void **, size_t, unsigned), "cuMemHostAlloc", "cuMemHostAlloc")         \
+    X(cuMemFreeHost, (void *), "cuMemFreeHost", "cuMemFreeHost")                               \
     X(cuMemcpyHtoDAsync, (CUdeviceptr, const void *, size_t, CUstream),                        \
       "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync")                                             \
     X(cuMemcpyDtoHAsync, (void *, CUdeviceptr, size_t, CUstream), "cuMemcpyDtoHAsync_v2",      \
@@ -243,6 +246,28 @@ static void pop(void)
 {
     CUcontext ignored;
     api.cuCtxPopCurrent(&ignored);
+}
+
+/* Page-locked host memory (host.c): portable, so that every context of the
+ * process sees it as pinned, not only `ctx`. */
+sgrt_status sgrt_cuda_host_alloc(sgrt_context *ctx, size_t size, void **ptr)
+{
+    sgrt_status st = push(ctx);
+    if (st != SGRT_SUCCESS)
+        return st;
+    CUresult r = api.cuMemHostAlloc(ptr, size, 0x01 /* CU_MEMHOSTALLOC_PORTABLE */);
+    pop();
+    return r == CUDA_SUCCESS ? SGRT_SUCCESS : cu_fail("cuMemHostAlloc", r);
+}
+
+sgrt_status sgrt_cuda_host_free(sgrt_context *ctx, void *ptr)
+{
+    sgrt_status st = push(ctx);
+    if (st != SGRT_SUCCESS)
+        return st;
+    CUresult r = api.cuMemFreeHost(ptr);
+    pop();
+    return r == CUDA_SUCCESS ? SGRT_SUCCESS : cu_fail("cuMemFreeHost", r);
 }
 
 static sgrt_status cu_context_create(sgrt_context *ctx)

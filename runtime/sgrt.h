@@ -440,6 +440,17 @@ sgrt_status sgrt_buffer_fill(sgrt_queue *queue, sgrt_buffer *buffer, const void 
 sgrt_status sgrt_buffer_copy(sgrt_queue *queue, sgrt_buffer *src, size_t src_offset,
                              sgrt_buffer *dst, size_t dst_offset, size_t size,
                              sgrt_event *const *wait, size_t wait_count, sgrt_event **event);
+/* Page-locked (pinned) host memory of `size` bytes for the context's
+ * transfers: the device copies from and to it by DMA, so that
+ * sgrt_buffer_write_async/read_async from it run while kernels do (CUDA
+ * may stage copies from pageable memory synchronously).  CUDA:
+ * cuMemHostAlloc (portable); OpenCL: a CL_MEM_ALLOC_HOST_PTR buffer kept
+ * mapped (plain memory on CPU runtimes).  Free it with sgrt_host_free, with
+ * the same context, before the context (sgrt_context_free refuses while
+ * some live); INVALID_ARGUMENT for a pointer that is not one of the
+ * context's allocations; NULL is ignored. */
+sgrt_status sgrt_host_alloc(sgrt_context *context, size_t size, void **ptr);
+sgrt_status sgrt_host_free(sgrt_context *context, void *ptr);
 /* sgrt_kernel_launch on `queue`, after the `wait` events. */
 sgrt_status sgrt_kernel_launch_async(sgrt_kernel *kernel, sgrt_queue *queue,
                                      const sgrt_launch_dims *dims, sgrt_event *const *wait,

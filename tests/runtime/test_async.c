@@ -1,6 +1,7 @@
 /* test_async.c — asynchronous work (libcheck): several queues of one
  * context, non-blocking writes and reads with events, fill, buffer-to-
- * buffer copy, launches after a list of events, and the misuse statuses.
+ * buffer copy, launches after a list of events, page-locked host memory,
+ * and the misuse statuses.
  * On the device sgrt selects (SGRT_DEVICE); results against host
  * references computed here. */
 #include <check.h>
@@ -213,6 +214,78 @@ START_TEST(async_misuse)
 }
 END_TEST
 
+/* Page-locked host memory: transfers from and to it through a launch on
+ * another queue, its misuse statuses, and the context refusing to be freed
+ * while an allocation lives. */
+START_TEST(host_alloc)
+{
+    float *in = NULL, *out = NULL;
+    OK(sgrt_host_alloc(ctx, N * sizeof *in, (void **)&in));
+    OK(sgrt_host_alloc(ctx, N * sizeof *out, (void **)&out));
+    ck_assert_ptr_nonnull(in);
+    ck_assert_ptr_ne(in, out);
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)(i % 37) - 11.0f;
+        out[i] = -1.0f;
+    }
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create(ctx, &interop_module, &p));
+    OK(sgrt_program_build(p, NULL));
+    sgrt_buffer *bx = new_buffer(N * sizeof *in), *by = new_buffer(N * sizeof *in);
+    sgrt_queue *copies = NULL;
+    OK(sgrt_queue_create(ctx, &copies));
+    float zero = 0.0f, a = 2.0f;
+    int n = N;
+    sgrt_event *wrote = NULL, *zeroed = NULL, *ran = NULL, *read = NULL;
+    OK(sgrt_buffer_write_async(copies, bx, 0, N * sizeof *in, in, NULL, 0, &wrote));
+    OK(sgrt_buffer_fill(copies, by, &zero, sizeof zero, 0, N * sizeof *in, NULL, 0, &zeroed));
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "saxpy", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, bx));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, by));
+    OK(sgrt_kernel_set_arg_scalar(k, 2, SGRT_TYPE_FLOAT, &a));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_event *inputs[] = {wrote, zeroed};
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {LOCAL}};
+    OK(sgrt_kernel_launch_async(k, NULL, &dims, inputs, 2, &ran));
+    OK(sgrt_buffer_read_async(copies, by, 0, N * sizeof *out, out, &ran, 1, &read));
+    OK(sgrt_event_wait(read));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(out[i] == 2.0f * in[i], "out[%d] = %g, want %g", i, (double)out[i],
+                      2.0 * in[i]);
+    sgrt_event *all[] = {wrote, zeroed, ran, read};
+    for (size_t i = 0; i < 4; i++)
+        OK(sgrt_event_free(all[i]));
+    OK(sgrt_queue_free(copies));
+    OK(sgrt_program_free(p));
+    OK(sgrt_buffer_free(bx));
+    OK(sgrt_buffer_free(by));
+
+    /* Misuse: NULL and zero sizes, memory that is not the context's. */
+    void *ptr = NULL;
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_alloc(ctx, 0, &ptr));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_alloc(NULL, 64, &ptr));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_alloc(ctx, 64, NULL));
+    float plain[4];
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_free(ctx, plain));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_free(NULL, in));
+    sgrt_device *dev = NULL;
+    sgrt_context *other = NULL;
+    OK(sgrt_context_get_device(ctx, &dev));
+    OK(sgrt_context_create(dev, &other));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_free(other, in));
+    OK(sgrt_context_free(other));
+    OK(sgrt_host_free(ctx, NULL));
+    /* The context refuses to go while an allocation lives. */
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_context_free(ctx));
+    ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "page-locked"));
+    OK(sgrt_host_free(ctx, in));
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_host_free(ctx, in));   /* twice */
+    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_context_free(ctx));
+    OK(sgrt_host_free(ctx, out));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sgrt-async");
@@ -221,6 +294,7 @@ int main(void)
     tcase_add_test(tc, pipeline_across_queues);
     tcase_add_test(tc, fill_and_copy);
     tcase_add_test(tc, async_misuse);
+    tcase_add_test(tc, host_alloc);
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);
