@@ -349,18 +349,35 @@ static void json_conditional(EmitBuffer *out, const ConditionalOption *opts, int
     json_close(out, depth, ']');
 }
 
+/* The fields every backend object starts with: language, extension and
+ * the options every device gets (none today). */
+static void json_backend_common(EmitBuffer *out, int depth, const char *language,
+                                const char *extension)
+{
+    json_key(out, depth, true, "language");
+    json_string(out, language);
+    json_key(out, depth, false, "extension");
+    json_string(out, extension);
+    json_key(out, depth, false, "build_options");
+    json_string_array(out, NULL, 0);
+}
+
+/* A backend object's last field, its device-dependent options, and its end. */
+static void json_backend_close(EmitBuffer *out, int depth, const ConditionalOption *conditional,
+                               int count)
+{
+    json_key(out, depth + 1, false, "conditional_options");
+    json_conditional(out, conditional, count, depth + 1);
+    json_close(out, depth, '}');
+}
+
 static void json_backends(EmitBuffer *out, int depth)
 {
     static const char *const nvptx[] = {SGRT_OPT_NV_PTX};
     emit_write(out, "{", 1);
     json_key(out, depth + 1, true, "opencl");
     emit_write(out, "{", 1);
-    json_key(out, depth + 2, true, "language");
-    json_string(out, "OpenCL C");
-    json_key(out, depth + 2, false, "extension");
-    json_string(out, ".cl");
-    json_key(out, depth + 2, false, "build_options");
-    json_string_array(out, NULL, 0);
+    json_backend_common(out, depth + 2, "OpenCL C", ".cl");
     json_key(out, depth + 2, false, "tiers");
     emit_write(out, "{", 1);
     json_key(out, depth + 3, true, "khr");
@@ -370,22 +387,13 @@ static void json_backends(EmitBuffer *out, int depth)
     json_key(out, depth + 3, false, "wg");
     json_string_array(out, NULL, 0);
     json_close(out, depth + 2, '}');
-    json_key(out, depth + 2, false, "conditional_options");
-    json_conditional(out, opencl_conditional,
-                     (int)(sizeof opencl_conditional / sizeof *opencl_conditional), depth + 2);
-    json_close(out, depth + 1, '}');
+    json_backend_close(out, depth + 1, opencl_conditional,
+                       (int)(sizeof opencl_conditional / sizeof *opencl_conditional));
     json_key(out, depth + 1, false, "cuda");
     emit_write(out, "{", 1);
-    json_key(out, depth + 2, true, "language");
-    json_string(out, "CUDA C++");
-    json_key(out, depth + 2, false, "extension");
-    json_string(out, ".cu");
-    json_key(out, depth + 2, false, "build_options");
-    json_string_array(out, NULL, 0);
-    json_key(out, depth + 2, false, "conditional_options");
-    json_conditional(out, cuda_conditional,
-                     (int)(sizeof cuda_conditional / sizeof *cuda_conditional), depth + 2);
-    json_close(out, depth + 1, '}');
+    json_backend_common(out, depth + 2, "CUDA C++", ".cu");
+    json_backend_close(out, depth + 1, cuda_conditional,
+                       (int)(sizeof cuda_conditional / sizeof *cuda_conditional));
     json_close(out, depth, '}');
 }
 
