@@ -18,7 +18,7 @@ for exe in samples/vector_add samples/stencil2d samples/matmul samples/groups sa
            bench/bench_cpu_suite tests/exec_barrier/exec_barrier \
            tests/runtime/test_interop tests/runtime/test_interop_cuda tests/runtime/test_compile \
            tests/runtime/test_async tests/runtime/test_abi \
-           bench/bench_runtime_compile; do
+           bench/bench_runtime_compile bench/bench_pipeline samples/multidevice; do
     [ -x "$build/$exe" ] && cp "$build/$exe" "$dest/bin/"
 done
 # Pre-translated sources: sgcc -t all for every unit a gpu_run.sh needs.
