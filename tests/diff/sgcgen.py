@@ -58,8 +58,9 @@ OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor
 # Work-arounds for sgcc bugs found by the campaign and not fixed yet, so
 # that the campaign keeps finding other ones (campaign.py --no-workarounds).
 AVOID_CHAINED_COMPARISONS = True
-# Intel's CPU compiler aborts on joint_reduce over one element on a ballot or
-# opportunistic group (tests/diff/cases/KNOWN_FAILURES): ranges of 2+ there
+# Intel's CPU compiler aborts, or computes a work-group scan before it
+# wrongly, on joint_reduce over one element (tests/diff/cases/KNOWN_FAILURES):
+# ranges of 2+ elements
 AVOID_INTEL_JOINT_ONE_ELEMENT = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
@@ -1187,7 +1188,7 @@ class Gen:
         r = self.r
         t = r.choice(ALGO_TYPES)
         a = r.randint(0, 14)
-        short = 2 if AVOID_INTEL_JOINT_ONE_ELEMENT and g.kind in ("ballot", "opp") else 1
+        short = 2 if AVOID_INTEL_JOINT_ONE_ELEMENT else 1
         b = r.randint(a + short, 16)
         res = self.fresh("r")
         if r.random() < 0.3:
