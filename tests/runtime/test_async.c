@@ -10,45 +10,38 @@
 #include <string.h>
 
 #include "interop.h"
-
-#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
-#define EXPECT(status, call)                                                              \
-    do {                                                                                  \
-        sgrt_status got_ = (call);                                                        \
-        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
-                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
-    } while (0)
+#include "rt_fixture.h"
 
 enum { N = 1024, LOCAL = 64 };
 
 static sgrt_context *ctx;
 static sgrt_device_info info;
-static char cache_dir[256];
 
 static void setup(void)
 {
-    snprintf(cache_dir, sizeof cache_dir, "/tmp/sgrt-async-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cache_dir));
-    setenv("SGRT_CACHE_DIR", cache_dir, 1);
-    sgrt_device *dev = NULL;
-    OK(sgrt_device_select(NULL, &dev));
-    OK(sgrt_device_get_info(dev, &info));
-    OK(sgrt_context_create(dev, &ctx));
+    rt_cache_dir_create("async");
+    ctx = rt_context_open(&info);
 }
 
 static void teardown(void)
 {
     OK(sgrt_context_free(ctx));
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
-    ck_assert_int_eq(system(cmd), 0);
+    rt_cache_dir_remove();
 }
 
-static sgrt_buffer *new_buffer(size_t size)
+static sgrt_buffer *new_buffer(size_t size) { return rt_buffer_from(ctx, NULL, size); }
+
+/* interop.sgc's saxpy of p with its arguments set: y = a * x + y (+ bias) over N. */
+static sgrt_kernel *saxpy_kernel(sgrt_program *p, sgrt_buffer *x, sgrt_buffer *y, float a)
 {
-    sgrt_buffer *b = NULL;
-    OK(sgrt_buffer_create(ctx, size, &b));
-    return b;
+    sgrt_kernel *k = NULL;
+    int n = N;
+    OK(sgrt_kernel_get(p, "saxpy", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, x));
+    OK(sgrt_kernel_set_arg_buffer(k, 1, y));
+    OK(sgrt_kernel_set_arg_scalar(k, 2, SGRT_TYPE_FLOAT, &a));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    return k;
 }
 
 /* write (q1) and fill (q2) -> saxpy on q1 after both -> copy on q2 ->
@@ -74,14 +67,7 @@ START_TEST(pipeline_across_queues)
     OK(sgrt_buffer_write_async(q1, bx, 0, sizeof x, x, NULL, 0, &wrote));
     OK(sgrt_buffer_fill(q2, by, &one_and_half, sizeof one_and_half, 0, sizeof x, NULL, 0,
                         &filled));
-    sgrt_kernel *k = NULL;
-    float a = 3.0f;
-    int n = N;
-    OK(sgrt_kernel_get(p, "saxpy", &k));
-    OK(sgrt_kernel_set_arg_buffer(k, 0, bx));
-    OK(sgrt_kernel_set_arg_buffer(k, 1, by));
-    OK(sgrt_kernel_set_arg_scalar(k, 2, SGRT_TYPE_FLOAT, &a));
-    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_kernel *k = saxpy_kernel(p, bx, by, 3.0f);
     sgrt_event *inputs[] = {wrote, filled};
     sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {LOCAL}};
     OK(sgrt_kernel_launch_async(k, q1, &dims, inputs, 2, &ran));
@@ -234,17 +220,11 @@ START_TEST(host_alloc)
     sgrt_buffer *bx = new_buffer(N * sizeof *in), *by = new_buffer(N * sizeof *in);
     sgrt_queue *copies = NULL;
     OK(sgrt_queue_create(ctx, &copies));
-    float zero = 0.0f, a = 2.0f;
-    int n = N;
+    float zero = 0.0f;
     sgrt_event *wrote = NULL, *zeroed = NULL, *ran = NULL, *read = NULL;
     OK(sgrt_buffer_write_async(copies, bx, 0, N * sizeof *in, in, NULL, 0, &wrote));
     OK(sgrt_buffer_fill(copies, by, &zero, sizeof zero, 0, N * sizeof *in, NULL, 0, &zeroed));
-    sgrt_kernel *k = NULL;
-    OK(sgrt_kernel_get(p, "saxpy", &k));
-    OK(sgrt_kernel_set_arg_buffer(k, 0, bx));
-    OK(sgrt_kernel_set_arg_buffer(k, 1, by));
-    OK(sgrt_kernel_set_arg_scalar(k, 2, SGRT_TYPE_FLOAT, &a));
-    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_kernel *k = saxpy_kernel(p, bx, by, 2.0f);
     sgrt_event *inputs[] = {wrote, zeroed};
     sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {LOCAL}};
     OK(sgrt_kernel_launch_async(k, NULL, &dims, inputs, 2, &ran));
@@ -289,16 +269,10 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("sgrt-async");
-    TCase *tc = tcase_create("async");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = rt_tcase(s, "async", setup, teardown);
     tcase_add_test(tc, pipeline_across_queues);
     tcase_add_test(tc, fill_and_copy);
     tcase_add_test(tc, async_misuse);
     tcase_add_test(tc, host_alloc);
-    suite_add_tcase(s, tc);
-    SRunner *runner = srunner_create(s);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }

@@ -16,38 +16,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sgrt.h"
-
-#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
-#define EXPECT(status, call)                                                              \
-    do {                                                                                  \
-        sgrt_status got_ = (call);                                                        \
-        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
-                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
-    } while (0)
+#include "rt_fixture.h"
 
 enum { N = 512, LOCAL = 32 };
 
 static sgrt_context *ctx;
-static char dir[256];   /* the test's cache and source directory */
+static const char *dir;   /* the test's cache and source directory */
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/sgrt-compile-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    setenv("SGRT_CACHE_DIR", dir, 1);
+    dir = rt_cache_dir_create("compile");
     unsetenv("SGRT_CACHE");
-    sgrt_device *dev = NULL;
-    OK(sgrt_device_select(NULL, &dev));
-    OK(sgrt_context_create(dev, &ctx));
+    ctx = rt_context_open(NULL);
 }
 
 static void teardown(void)
 {
     OK(sgrt_context_free(ctx));
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    rt_cache_dir_remove();
 }
 
 static const char scale_src[] =
@@ -76,11 +62,7 @@ static const char scale_src[] =
 
 static sgrt_buffer *buffer_from(const void *data, size_t size)
 {
-    sgrt_buffer *b = NULL;
-    OK(sgrt_buffer_create(ctx, size, &b));
-    if (data)
-        OK(sgrt_buffer_write(b, 0, size, data));
-    return b;
+    return rt_buffer_from(ctx, data, size);
 }
 
 static void run_scale(sgrt_program *p, float alpha, int offset)
@@ -287,21 +269,15 @@ END_TEST
 static Suite *compile_suite(void)
 {
     Suite *s = suite_create("sgrt-compile");
-    TCase *tc = tcase_create("compile");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = rt_tcase(s, "compile", setup, teardown);
     tcase_add_test(tc, source_to_launch_with_specs_by_name);
     tcase_add_test(tc, spec_constant_sizes_local_array);
     tcase_add_test(tc, compile_errors_have_caret_text);
     tcase_add_test(tc, file_include_options_and_caches);
-    suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    SRunner *runner = srunner_create(compile_suite());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed ? 1 : 0;
+    return rt_run_suite(compile_suite());
 }

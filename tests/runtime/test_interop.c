@@ -16,15 +16,9 @@
 #include <unistd.h>
 
 #include "interop.h"
+#include "rt_fixture.h"
 #include "sgrt_opencl.h"
 
-#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
-#define EXPECT(status, call)                                                              \
-    do {                                                                                  \
-        sgrt_status got_ = (call);                                                        \
-        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
-                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
-    } while (0)
 #define CL_OK(call) ck_assert_int_eq((call), CL_SUCCESS)
 
 enum { N = 1000, GLOBAL = 1024, LOCAL = 64 };
@@ -32,24 +26,16 @@ enum { N = 1000, GLOBAL = 1024, LOCAL = 64 };
 static sgrt_device *device;
 static cl_device_id cl_dev;
 static cl_platform_id cl_plat;
-static char cache_dir[256];
 
 static void setup(void)
 {
-    snprintf(cache_dir, sizeof cache_dir, "/tmp/sgrt-interop-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cache_dir));
-    setenv("SGRT_CACHE_DIR", cache_dir, 1);
+    rt_cache_dir_create("interop");
     OK(sgrt_device_select(NULL, &device));
     OK(sgrt_device_get_cl_device(device, &cl_dev));
     CL_OK(clGetDeviceInfo(cl_dev, CL_DEVICE_PLATFORM, sizeof cl_plat, &cl_plat, NULL));
 }
 
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+static void teardown(void) { rt_cache_dir_remove(); }
 
 /* The application's side: plain OpenCL objects. */
 static cl_context raw_context(void)
@@ -442,15 +428,13 @@ END_TEST
 static Suite *interop_suite(void)
 {
     Suite *s = suite_create("sgrt-interop");
-    TCase *tc = tcase_create("opencl");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = rt_tcase(s, "opencl", setup, teardown);
     tcase_add_test(tc, adopt_application_objects);
     tcase_add_test(tc, adopted_objects_outlive_the_application_references);
     tcase_add_test(tc, native_handles_of_sgrt_objects);
     tcase_add_test(tc, local_memory_kernel_on_wrapped_buffers);
     tcase_add_test(tc, interop_misuse);
     tcase_add_test(tc, cuda_adoption_without_driver);
-    suite_add_tcase(s, tc);
     return s;
 }
 
@@ -479,9 +463,5 @@ int main(void)
         printf("test_interop: the selected device is not an OpenCL device; skipped\n");
         return 77;
     }
-    SRunner *runner = srunner_create(interop_suite());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed ? 1 : 0;
+    return rt_run_suite(interop_suite());
 }

@@ -14,40 +14,26 @@
 #include <unistd.h>
 
 #include "modules.h"
+#include "rt_fixture.h"
 #include "sgrt_internal.h" /* the cache, for the concurrency test */
-
-#define OK(call) ck_assert_msg((call) == SGRT_SUCCESS, "%s: %s", #call, sgrt_last_error())
-#define EXPECT(status, call)                                                              \
-    do {                                                                                  \
-        sgrt_status got_ = (call);                                                        \
-        ck_assert_msg(got_ == (status), "%s: got %s, want %s (%s)", #call,                \
-                      sgrt_status_name(got_), sgrt_status_name(status), sgrt_last_error()); \
-    } while (0)
 
 static sgrt_context *ctx;
 static sgrt_device_info info;
-static char cache_dir[256];
+static const char *cache_dir;
 
 /* Fresh cache per test (each test runs in its own process under CK_FORK,
  * or sequentially under CK_FORK=no: both fine). */
 static void setup(void)
 {
-    snprintf(cache_dir, sizeof cache_dir, "/tmp/sgrt-test-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cache_dir));
-    setenv("SGRT_CACHE_DIR", cache_dir, 1);
+    cache_dir = rt_cache_dir_create("test");
     unsetenv("SGRT_CACHE");
-    sgrt_device *dev = NULL;
-    OK(sgrt_device_select(NULL, &dev));
-    OK(sgrt_device_get_info(dev, &info));
-    OK(sgrt_context_create(dev, &ctx));
+    ctx = rt_context_open(&info);
 }
 
 static void teardown(void)
 {
     OK(sgrt_context_free(ctx));
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
-    ck_assert_int_eq(system(cmd), 0);
+    rt_cache_dir_remove();
 }
 
 static sgrt_program *build(const sgrt_module_desc *m)
@@ -60,11 +46,7 @@ static sgrt_program *build(const sgrt_module_desc *m)
 
 static sgrt_buffer *buffer_from(const void *data, size_t size)
 {
-    sgrt_buffer *b = NULL;
-    OK(sgrt_buffer_create(ctx, size, &b));
-    if (data)
-        OK(sgrt_buffer_write(b, 0, size, data));
-    return b;
+    return rt_buffer_from(ctx, data, size);
 }
 
 /* ------------------------------------------------------------------ */
@@ -754,8 +736,7 @@ END_TEST
 static Suite *runtime_suite(void)
 {
     Suite *s = suite_create("sgrt");
-    TCase *tc = tcase_create("device");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = rt_tcase(s, "device", setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, status_names_are_distinct);
     tcase_add_test(tc, device_selection);
@@ -778,15 +759,10 @@ static Suite *runtime_suite(void)
     tcase_add_test(tc, profiling_events_are_ordered);
     tcase_add_test(tc, threads_with_own_programs);
     tcase_add_test(tc, cache_concurrent_writers_and_readers);
-    suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    SRunner *runner = srunner_create(runtime_suite());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return rt_run_suite(runtime_suite());
 }
