@@ -63,6 +63,13 @@ sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel
                          "the %s source)",
                          name, program->module->name, api, desc->unsupported[backend], api);
     }
+    const char *refused = program->refused ? program->refused[desc - program->module->kernels]
+                                           : NULL;
+    if (refused)
+        return sgrt_fail(SGRT_ERROR_KERNEL_UNSUPPORTED,
+                         "%s (module '%s' was built without it: "
+                         "-DSGC_SKIP_UNSUPPORTED_KERNELS)",
+                         refused, program->module->name);
     sgrt_status status = SGRT_SUCCESS;
     pthread_mutex_lock(&program->lock);
     sgrt_kernel *k = program->kernels;

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *m
     return sgrt_ok();
 }
 
+static void free_refused(sgrt_program *prog);
+
 sgrt_status sgrt_program_free(sgrt_program *program)
 {
     if (!program)
@@ -72,6 +75,7 @@ sgrt_status sgrt_program_free(sgrt_program *program)
     if (program->api_program)
         be->program_free(program);
     pthread_mutex_destroy(&program->lock);
+    free_refused(program);
     free(program->spec_set);
     free(program->spec_values);
     free(program->log);
@@ -197,9 +201,109 @@ static void format_spec_value(char *buf, size_t cap, sgrt_type type, const sgrt_
     }
 }
 
+/* A malloc'ed message (NULL when out of memory). */
+static char *format_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (!buf)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(buf, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* Why device `in` cannot run kernel `k` (sgrt's words), or NULL; sets
+ * *left_out when the OpenCL source leaves such a kernel out under
+ * SGC_SKIP_UNSUPPORTED_KERNELS (compiler/emit_opencl.c: sub-groups on the
+ * wg tier, non-uniform groups without the extensions, a sub-group size
+ * other than 32 on the nvptx tier), so that the rest of the module builds. */
+static char *kernel_refusal(const sgrt_kernel_desc *k, const sgrt_device_info *in,
+                            bool *left_out)
+{
+    bool opencl = in->backend == SGRT_BACKEND_OPENCL;
+    *left_out = opencl;
+    if (k->needs_sub_groups && !in->sub_groups)
+        return format_message("kernel '%s' needs sub-groups (cl_khr_subgroups or "
+                           "cl_intel_subgroups), not supported on device '%s'",
+                           k->name, in->name);
+    if (k->needs_non_uniform_groups && !in->non_uniform_groups)
+        return format_message("kernel '%s' uses non-uniform groups (ballot, tangle or "
+                           "opportunistic), which need sub-group operations in divergent "
+                           "control flow; device '%s' does not offer them (no "
+                           "cl_khr_subgroup_non_uniform_vote/arithmetic, or no ballot and "
+                           "shuffle)",
+                           k->name, in->name);
+    *left_out = false;
+    if (k->needs_split_barriers && !in->split_barriers)
+        return format_message("kernel '%s' needs split barriers (mbarrier, sm_80 or newer), not "
+                           "supported on device '%s'",
+                           k->name, in->name);
+    bool size_ok = k->reqd_sub_group_size == 0 || in->sub_group_size_count == 0;
+    for (uint32_t s = 0; !size_ok && s < in->sub_group_size_count; s++)
+        size_ok = in->sub_group_sizes[s] == k->reqd_sub_group_size;
+    *left_out = opencl && in->nvptx;
+    if (!size_ok)
+        return format_message("kernel '%s' requires sub-group size %" PRIu32
+                           ", not supported on device '%s'",
+                           k->name, k->reqd_sub_group_size, in->name);
+    return NULL;
+}
+
+static void free_refused(sgrt_program *prog)
+{
+    for (uint32_t i = 0; prog->refused && i < prog->module->kernel_count; i++)
+        free(prog->refused[i]);
+    free(prog->refused);
+    prog->refused = NULL;
+}
+
+/* Per kernel: one the source leaves out is recorded in prog->refused for
+ * sgrt_kernel_get to refuse by name; one it cannot leave out refuses the
+ * whole build, as does a module none of whose kernels can run here. */
+static sgrt_status check_kernels(sgrt_program *prog)
+{
+    const sgrt_module_desc *m = prog->module;
+    const sgrt_device_info *in = &prog->context->device->info;
+    prog->refused = calloc(m->kernel_count ? m->kernel_count : 1, sizeof *prog->refused);
+    if (!prog->refused)
+        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory checking kernels");
+    uint32_t runnable = 0, in_source = 0;
+    const char *first = NULL;
+    for (uint32_t i = 0; i < m->kernel_count; i++) {
+        const sgrt_kernel_desc *k = &m->kernels[i];
+        if (k->unsupported[in->backend])
+            continue;   /* not in this source; sgrt_kernel_get refuses it */
+        in_source++;
+        bool left_out = false;
+        char *why = kernel_refusal(k, in, &left_out);
+        if (why && !left_out) {
+            sgrt_status status = sgrt_fail(SGRT_ERROR_UNSUPPORTED, "%s", why);
+            free(why);
+            free_refused(prog);
+            return status;
+        }
+        prog->refused[i] = why;
+        if (why && !first)
+            first = why;
+        runnable += why == NULL;
+    }
+    if (in_source > 0 && runnable == 0) {
+        sgrt_status status = sgrt_fail(SGRT_ERROR_UNSUPPORTED, "%s", first);
+        free_refused(prog);
+        return status;
+    }
+    return SGRT_SUCCESS;
+}
+
 /* Everything is checked before the device compiler runs, so that the user
  * gets sgrt's message rather than an #error from the emitted source. */
-static sgrt_status check_buildable(const sgrt_program *prog, const char *source)
+static sgrt_status check_buildable(sgrt_program *prog, const char *source)
 {
     const sgrt_module_desc *m = prog->module;
     const sgrt_device_info *in = &prog->context->device->info;
@@ -216,38 +320,8 @@ static sgrt_status check_buildable(const sgrt_program *prog, const char *source)
         return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
                          "module '%s' uses double, but device '%s' has no fp64 (cl_khr_fp64)",
                          m->name, in->name);
-    for (uint32_t i = 0; i < m->kernel_count; i++) {
-        const sgrt_kernel_desc *k = &m->kernels[i];
-        if (k->unsupported[in->backend])
-            continue;   /* not in this source; sgrt_kernel_get refuses it */
-        if (k->needs_sub_groups && !in->sub_groups)
-            return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
-                             "kernel '%s' needs sub-groups (cl_khr_subgroups or "
-                             "cl_intel_subgroups), not supported on device '%s'",
-                             k->name, in->name);
-        if (k->needs_non_uniform_groups && !in->non_uniform_groups)
-            return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
-                             "kernel '%s' uses non-uniform groups (ballot, tangle or "
-                             "opportunistic), which need sub-group operations in divergent "
-                             "control flow; device '%s' does not offer them (no "
-                             "cl_khr_subgroup_non_uniform_vote/arithmetic, or no ballot and "
-                             "shuffle)",
-                             k->name, in->name);
-        if (k->needs_split_barriers && !in->split_barriers)
-            return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
-                             "kernel '%s' needs split barriers (mbarrier, sm_80 or newer), not "
-                             "supported on device '%s'",
-                             k->name, in->name);
-        bool size_ok = k->reqd_sub_group_size == 0 || in->sub_group_size_count == 0;
-        for (uint32_t s = 0; !size_ok && s < in->sub_group_size_count; s++)
-            size_ok = in->sub_group_sizes[s] == k->reqd_sub_group_size;
-        if (!size_ok)
-            return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
-                             "kernel '%s' requires sub-group size %" PRIu32
-                             ", not supported on device '%s'",
-                             k->name, k->reqd_sub_group_size, in->name);
-    }
-    return SGRT_SUCCESS;
+    free_refused(prog);
+    return check_kernels(prog);
 }
 
 static sgrt_status compose_options(sgrt_program *prog, const char *user, char **out)

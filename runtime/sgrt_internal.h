@@ -134,6 +134,8 @@ struct sgrt_program {
     pthread_mutex_t lock;     /* guards `kernels` */
     sgrt_kernel *kernels;
     SgrtOwnedModule *owned_module; /* run-time compiles: `module` lives here */
+    char **refused;           /* per module->kernels entry: why this device cannot run it
+                                 (the build left it out), or NULL; NULL before a build */
 };
 
 /* The result of compiling from source or loading a binary. */

@@ -20,6 +20,11 @@
  * work-group collectives' scratch (a slot per work-item:
  * compiler/prelude/opencl_workgroup.cl). */
 #define SGRT_OPT_WG_MAX_ITEMS "-DSGC_WG_MAX_ITEMS="
+/* OpenCL: a kernel the device cannot run is left out of the program (with
+ * the functions only such kernels call) instead of stopping the build with
+ * #error; sgrt_kernel_get refuses it by name (docs/LOWERING.md "Refusals
+ * in the OpenCL output"). */
+#define SGRT_OPT_SKIP_UNSUPPORTED "-DSGC_SKIP_UNSUPPORTED_KERNELS"
 /* Both: the work-group strategy (sgrt_wg_strategy; 0 lets the source pick). */
 #define SGRT_OPT_WG_STRATEGY "-DSGC_WG_STRATEGY="
 /* Both: a spec constant's value, SGC_SPEC_<id>=<value> (SPEC §1.2). */

@@ -32,10 +32,25 @@ static void teardown(void)
     sgrt_context_free(ctx);
 }
 
+enum { N = 64 };
+
+/* 'lanes' runs where the device has sub-groups: out[i] = i + 1. */
+static void run_lanes(sgrt_program *program)
+{
+    int host[N];
+    sgrt_buffer *out = NULL;
+    sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {0}};
+    OK(sgrt_buffer_create(ctx, sizeof host, &out));
+    OK(left_out_launch_lanes(program, &dims, out, NULL));
+    OK(sgrt_buffer_read(out, 0, sizeof host, host));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(host[i], i + 1);
+    sgrt_buffer_free(out);
+}
+
 /* 'plain' still runs: out[i] = value + i. */
 static void run_plain(sgrt_program *program)
 {
-    enum { N = 64 };
     int host[N];
     sgrt_buffer *out = NULL;
     sgrt_launch_dims dims = {.dims = 1, .global = {N}, .local = {0}};
@@ -84,9 +99,43 @@ START_TEST(generated_descriptor)
 }
 END_TEST
 
+/* The device refuses a kernel of the generated module that its backend's
+ * source has: on OpenCL the build leaves it out (-DSGC_SKIP_UNSUPPORTED_
+ * KERNELS) and the others run; sgrt_kernel_get names it and the reason. */
+START_TEST(refused_by_the_device)
+{
+    sgrt_program *program = NULL;
+    OK(sgrt_program_create(ctx, &left_out_module, &program));
+    OK(sgrt_program_build(program, NULL));
+    run_plain(program);
+    sgrt_kernel *kernel = NULL;
+    if (info.sub_groups) {
+        run_lanes(program);
+    } else {
+        ck_assert_int_eq(sgrt_kernel_get(program, "lanes", &kernel),
+                         SGRT_ERROR_KERNEL_UNSUPPORTED);
+        ck_assert_ptr_null(kernel);
+        const char *msg = sgrt_last_error();
+        ck_assert_msg(strstr(msg, "kernel 'lanes' needs sub-groups") &&
+                          strstr(msg, "not supported on device"),
+                      "message: %s", msg);
+        sgrt_launch_dims dims = {.dims = 1, .global = {16}, .local = {0}};
+        ck_assert_int_eq(left_out_launch_lanes(program, &dims, (sgrt_buffer *)NULL, NULL),
+                         SGRT_ERROR_KERNEL_UNSUPPORTED);
+    }
+    if (info.backend == SGRT_BACKEND_OPENCL && info.nvptx) {
+        ck_assert_int_eq(sgrt_kernel_get(program, "sixteen", &kernel),
+                         SGRT_ERROR_KERNEL_UNSUPPORTED);
+        ck_assert_msg(strstr(sgrt_last_error(), "kernel 'sixteen' requires sub-group size 16"),
+                      "message: %s", sgrt_last_error());
+    }
+    sgrt_program_free(program);
+}
+END_TEST
+
 START_TEST(refused_on_the_devices_backend)
 {
-    sgrt_kernel_desc kernels[2];
+    sgrt_kernel_desc kernels[3];
     memcpy(kernels, left_out_kernels, sizeof kernels);
     kernels[0].reqd_sub_group_size = 3;   /* no device has it: the build must not look */
     kernels[0].unsupported[info.backend] = "left out for this test";
@@ -113,6 +162,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, generated_descriptor);
     tcase_add_test(tc, refused_on_the_devices_backend);
+    tcase_add_test(tc, refused_by_the_device);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
