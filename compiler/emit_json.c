@@ -318,6 +318,10 @@ static const ConditionalOption opencl_conditional[] = {
     {SGRT_OPT_CL_STD_3, "the device's OpenCL C version is 3.x"},
     {SGRT_OPT_CL_STD_2, "the device's OpenCL C version is 2.x"},
     {SGRT_OPT_NV_SM "<major><minor>", "nvptx tier: the device's compute capability, e.g. 90"},
+    {SGRT_OPT_SKIP_UNSUPPORTED,
+     "sgrt always: a kernel the device cannot run is left out of the program (with the "
+     "functions only such kernels call) and refused by name, instead of an #error that "
+     "stops the whole build"},
     {SGRT_OPT_DEVICE_CPU, "a CPU device (chooses the work-group strategy)"},
     {SGRT_OPT_WG_MAX_ITEMS "<n>",
      "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE (sizes the work-group collectives' scratch; "

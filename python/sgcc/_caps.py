@@ -94,9 +94,37 @@ def cuda_caps(device_name, cc_major, cc_minor, warp_size=32) -> DeviceCaps:
                       sub_group_sizes=(int(warp_size),))
 
 
-def check_buildable(module, caps: DeviceCaps) -> None:
-    """Raises UnsupportedError, with sgrt's message, for the first thing in
-    `module` the device cannot run (runtime/program.c check_buildable)."""
+def device_refusal(kernel, caps: DeviceCaps):
+    """(message, left_out): why the device cannot run `kernel` in sgrt's
+    words (None when it can), and whether the OpenCL source leaves such a
+    kernel out under -DSGC_SKIP_UNSUPPORTED_KERNELS (runtime/program.c
+    kernel_refusal): sub-groups or non-uniform groups the device lacks, a
+    sub-group size other than 32 on the nvptx tier."""
+    k, opencl = kernel, caps.backend == "opencl"
+    if k.requires.sub_groups and not caps.sub_groups:
+        return (f"kernel '{k.name}' needs sub-groups (cl_khr_subgroups or cl_intel_subgroups), "
+                f"not supported on device '{caps.name}'"), opencl
+    if k.requires.non_uniform_groups and not caps.non_uniform_groups:
+        return (f"kernel '{k.name}' uses non-uniform groups (ballot, tangle or opportunistic), "
+                f"which need sub-group operations in divergent control flow; device "
+                f"'{caps.name}' does not offer them (no cl_khr_subgroup_non_uniform_vote/"
+                f"arithmetic, or no ballot and shuffle)"), opencl
+    if k.requires.split_barriers and not caps.split_barriers:
+        return (f"kernel '{k.name}' needs split barriers (mbarrier, sm_80 or newer), not "
+                f"supported on device '{caps.name}'"), False
+    want = k.reqd_sub_group_size
+    if want and caps.sub_group_sizes and want not in caps.sub_group_sizes:
+        return (f"kernel '{k.name}' requires sub-group size {want}, not supported on device "
+                f"'{caps.name}'"), opencl and caps.nvptx
+    return None, False
+
+
+def check_buildable(module, caps: DeviceCaps):
+    """Raises UnsupportedError, with sgrt's message, when the device cannot
+    build `module` (runtime/program.c check_buildable): no source, fp64, a
+    kernel it cannot run that the source cannot leave out, or no kernel it
+    can run.  Returns {kernel name: message} of the kernels the build
+    leaves out, which Kernel() refuses by name."""
     source = module.opencl_source if caps.backend == "opencl" else module.cuda_source
     if source is None:
         raise UnsupportedError(f"module '{module.name}' has no {caps.backend} source "
@@ -104,26 +132,19 @@ def check_buildable(module, caps: DeviceCaps) -> None:
     if module.requires.fp64 and not caps.fp64:
         raise UnsupportedError(f"module '{module.name}' uses double, but device "
                                f"'{caps.name}' has no fp64 (cl_khr_fp64)")
+    refused, in_source = {}, 0
     for k in module.kernels:
         if not k.supported(caps.backend):
             continue   # not in this source; kernel_refusal() refuses it by name
-        if k.requires.sub_groups and not caps.sub_groups:
-            raise UnsupportedError(f"kernel '{k.name}' needs sub-groups (cl_khr_subgroups or "
-                                   f"cl_intel_subgroups), not supported on device "
-                                   f"'{caps.name}'")
-        if k.requires.non_uniform_groups and not caps.non_uniform_groups:
-            raise UnsupportedError(
-                f"kernel '{k.name}' uses non-uniform groups (ballot, tangle or opportunistic), "
-                f"which need sub-group operations in divergent control flow; device "
-                f"'{caps.name}' does not offer them (no cl_khr_subgroup_non_uniform_vote/"
-                f"arithmetic, or no ballot and shuffle)")
-        if k.requires.split_barriers and not caps.split_barriers:
-            raise UnsupportedError(f"kernel '{k.name}' needs split barriers (mbarrier, sm_80 "
-                                   f"or newer), not supported on device '{caps.name}'")
-        want = k.reqd_sub_group_size
-        if want and caps.sub_group_sizes and want not in caps.sub_group_sizes:
-            raise UnsupportedError(f"kernel '{k.name}' requires sub-group size {want}, not "
-                                   f"supported on device '{caps.name}'")
+        in_source += 1
+        why, left_out = device_refusal(k, caps)
+        if why and not left_out:
+            raise UnsupportedError(why)
+        if why:
+            refused[k.name] = why
+    if in_source and len(refused) == in_source:
+        raise UnsupportedError(next(iter(refused.values())))
+    return refused
 
 
 def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
@@ -150,7 +171,8 @@ def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
 
 def opencl_device_options(caps: DeviceCaps):
     """runtime/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
-    defines, and the CPU shape of the work-group tree."""
+    defines, leaving refused kernels out, and the CPU shape of the
+    work-group tree."""
     opts = []
     if caps.opencl_c[0] >= 3:
         opts.append("-cl-std=CL3.0")
@@ -160,6 +182,7 @@ def opencl_device_options(caps: DeviceCaps):
         opts.append("-DSGC_NV_PTX=1")
         if caps.nv_sm:
             opts.append(f"-DSGC_NV_SM={caps.nv_sm}")
+    opts.append("-DSGC_SKIP_UNSUPPORTED_KERNELS")
     if caps.kind == "cpu":
         opts.append("-DSGC_DEVICE_CPU=1")
     return opts
@@ -173,3 +196,13 @@ def kernel_refusal(module, kernel, backend):
     return UnsupportedError(f"kernel '{kernel.name}' of module '{module.name}' cannot run on "
                             f"{backend}: {kernel.unsupported_reason(backend)} (sgcc left it "
                             f"out of the {backend} source)")
+
+
+def left_out_refusal(module, name, refused):
+    """UnsupportedError for a kernel the build left out (check_buildable's
+    `refused`), as sgrt_kernel_get words it; None when it was built."""
+    why = (refused or {}).get(name)
+    if why is None:
+        return None
+    return UnsupportedError(f"{why} (module '{module.name}' was built without it: "
+                            f"-DSGC_SKIP_UNSUPPORTED_KERNELS)")

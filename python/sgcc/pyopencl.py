@@ -166,7 +166,9 @@ def build(context_or_device, module, spec=None, options=None, *, wg_strategy=Non
     returns the pyopencl.Program.  spec: {name or ID: value}; options:
     extra build options (str or list); wg_strategy: "tree", "builtin" or
     "subgroup" (default: the device's best, as sgrt picks it).  Raises
-    UnsupportedError before any build when a device cannot run a kernel,
+    UnsupportedError before any build when a device cannot run the module
+    (a kernel it cannot run that the source cannot leave out, or none it
+    can run; one the build leaves out is refused by Kernel() by name),
     SpecConstantError for a bad or missing constant, and pyopencl's
     RuntimeError when the device compiler fails."""
     context, devices = _devices_of(context_or_device)
@@ -180,6 +182,10 @@ def build(context_or_device, module, spec=None, options=None, *, wg_strategy=Non
     program.sgcc_module = module
     program.sgcc_spec = per_device[0][1]
     program.sgcc_options = opts
+    # Kernels the devices cannot run, left out by -DSGC_SKIP_UNSUPPORTED_KERNELS.
+    program.sgcc_refused = {}
+    for d in devices:
+        program.sgcc_refused.update(_caps.check_buildable(module, device_caps(d)))
     return program
 
 
@@ -209,7 +215,8 @@ class Kernel:
             raise TypeError("sgcc.pyopencl.Kernel: the program was not built by "
                             "sgcc.pyopencl.build")
         self.desc = module.kernel(name)
-        refusal = _caps.kernel_refusal(module, self.desc, "opencl")
+        refusal = _caps.kernel_refusal(module, self.desc, "opencl") or \
+            _caps.left_out_refusal(module, name, getattr(program, "sgcc_refused", None))
         if refusal:
             raise refusal
         self.name = name

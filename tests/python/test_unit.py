@@ -137,10 +137,12 @@ def test_tiers_and_options():
     nv = caps(platform_name="NVIDIA CUDA", kind="gpu", opencl_c=(3, 0), nv_sm=90)
     assert nv.tier == "nvptx" and nv.non_uniform_groups
     assert _caps.opencl_device_options(nv) == ["-cl-std=CL3.0", "-DSGC_NV_PTX=1",
-                                               "-DSGC_NV_SM=90"]
+                                               "-DSGC_NV_SM=90",
+                                               "-DSGC_SKIP_UNSUPPORTED_KERNELS"]
     wg = caps()
     assert wg.tier == "wg" and not wg.sub_groups
-    assert _caps.opencl_device_options(wg) == ["-DSGC_DEVICE_CPU=1"]
+    assert _caps.opencl_device_options(wg) == ["-DSGC_SKIP_UNSUPPORTED_KERNELS",
+                                               "-DSGC_DEVICE_CPU=1"]
     assert _caps.wg_strategy_option(wg) == "-DSGC_WG_STRATEGY=1"
     khr = caps(extensions="cl_khr_subgroups cl_khr_subgroup_ballot cl_khr_subgroup_shuffle")
     assert khr.tier == "khr" and not khr.non_uniform_groups   # no non-uniform extension
@@ -225,3 +227,37 @@ def test_spec_defines_in_declaration_order(module):
     m = sgcc.Module(desc, "", "")
     assert _spec.define_options(m, _spec.resolve(m, {0: 1, 42: 1.0})) == [
         "-DSGC_SPEC_42=0x1p+0f", "-DSGC_SPEC_0=1"]
+
+
+def test_left_out_kernel_refused_by_name(module):
+    """As sgrt: a kernel the device cannot run that the OpenCL source leaves
+    out (-DSGC_SKIP_UNSUPPORTED_KERNELS) does not stop the build of the
+    others and is refused by name; a module none of whose kernels can run
+    is refused whole (test_refusals_match_sgrt)."""
+    desc = json.loads(json.dumps(module.description))
+    plain = json.loads(json.dumps(desc["kernels"][0]))
+    plain["name"] = "plain"
+    plain["requires"] = {key: False for key in plain["requires"]}
+    plain["backends"]["cuda"] = {"supported": True}
+    desc["kernels"].append(plain)
+    mixed = sgcc.Module(desc, "/* cl */", "/* cu */")
+    refused = _caps.check_buildable(mixed, caps())   # the wg tier
+    assert list(refused) == ["partial_sums"]
+    err = _caps.left_out_refusal(mixed, "partial_sums", refused)
+    assert str(err) == ("kernel 'partial_sums' needs sub-groups (cl_khr_subgroups or "
+                        "cl_intel_subgroups), not supported on device 'dev' (module 'fixture' "
+                        "was built without it: -DSGC_SKIP_UNSUPPORTED_KERNELS)")
+    assert _caps.left_out_refusal(mixed, "plain", refused) is None
+    nv = caps(platform_name="NVIDIA CUDA", kind="gpu", opencl_c=(3, 0), nv_sm=90)
+    sixteen = json.loads(json.dumps(desc))
+    sixteen["kernels"][0]["reqd_sub_group_size"] = 16
+    refused = _caps.check_buildable(sgcc.Module(sixteen, "/* cl */", "/* cu */"), nv)
+    assert refused == {"partial_sums": "kernel 'partial_sums' requires sub-group size 16, "
+                                       "not supported on device 'dev'"}
+    # What the source cannot leave out still refuses the whole build.
+    split = json.loads(json.dumps(desc))
+    split["kernels"][0]["requires"]["split_barriers"] = True
+    split["kernels"][0]["backends"]["cuda"] = {"supported": True}
+    with pytest.raises(sgcc.UnsupportedError, match="needs split barriers"):
+        _caps.check_buildable(sgcc.Module(split, "/* cl */", "/* cu */"),
+                              _caps.cuda_caps("V100", 7, 0))
