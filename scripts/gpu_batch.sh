@@ -52,7 +52,7 @@ for dev in cuda opencl:nvidia; do
 done
 step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -I compiler/prelude -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
 # Issue 25 items 4, 7, 16: sgcc's #error refusals on NVIDIA OpenCL and PoCL 5.
-step refusal 600 sh tests/refusal/gpu_run.sh "$root/.devbuild/gen"
+step refusal 240 sh tests/refusal/gpu_run.sh "$root/.devbuild/gen"
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576
 # Not here: the PoCL 5 group matrix (khr tier, ballot + shuffle only).  Run
 # it as its own device call, it needs several minutes of all cores:
