@@ -316,7 +316,7 @@ static void opencl_unit_prelude(EmitCtx *ctx, EmitBuffer *out)
         emit_printf(out, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
     if (opencl_has_tiers(ctx)) {
         emit_printf(out,
-            "\n/* Capability tier (SPEC 2): chosen by the device compiler's macros. */\n"
+            "\n/* Capability tier (docs/LOWERING.md): chosen by the device compiler's macros. */\n"
             "#if defined(SGC_NV_PTX)\n#define SGC_TIER_NVPTX 1\n"
             "#elif (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups) || "
             "defined(cl_intel_subgroups)) && \\\n    !defined(SGC_FORCE_TIER_WG)\n"

@@ -1,4 +1,4 @@
-/* barrier.cl — SGC split (asynchronous) barriers for OpenCL C (SPEC §1.3).
+/* barrier.cl — SGC split (asynchronous) barriers for OpenCL C (docs/REFERENCE.md §7).
  *
  * A self-contained prelude section: the emitter pastes it into the output
  * when the unit uses async_barrier.  It needs nothing from other sections

@@ -1,5 +1,5 @@
 /* cuda_workgroup.cuh — prelude section "cuda_workgroup": group functions and
- * algorithms on the work-group (the thread block), SPEC §1.1.  Needs
+ * algorithms on the work-group (the thread block), docs/REFERENCE.md §6.  Needs
  * "cuda_base" and "cuda_subgroup".
  *
  * Reductions and scans have two strategies (docs/GROUPS.md, "Work-group

@@ -1,5 +1,5 @@
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
- * group value types, their constructors and members (SPEC §1.1, §2), and the
+ * group value types, their constructors and members (docs/REFERENCE.md §6, docs/LOWERING.md), and the
  * sub-group primitives (lane, ballot, shuffle) that the algorithm sections are
  * written on.  Every other OpenCL section needs this one first.
  *
@@ -282,7 +282,7 @@ inline ulong sgc_sub_group_mask(void)
 }
 #endif
 
-/* ---- constructors (SPEC §1.1) ---- */
+/* ---- constructors (docs/REFERENCE.md §6) ---- */
 
 inline sgc_work_group sgc_get_work_group(void)
 {
@@ -458,7 +458,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
  * Logical operators are computed on int (truth values) only; every other
  * arithmetic type, floating ones included (C semantics: nonzero is true,
  * the result is 0 or 1 of the type), reaches them through wrappers.  The
- * two lists together cover every (op, T) pair of SPEC 1.1; the groups
+ * two lists together cover every (op, T) pair of docs/REFERENCE.md §6; the groups
  * execution test (tests/exec_groups/gen_exec.py) enumerates the same
  * pairs.  Each list calls X(op, T). */
 #define SGC_OPS_FLOAT(X, T) X(plus, T) X(multiplies, T) X(minimum, T) X(maximum, T)

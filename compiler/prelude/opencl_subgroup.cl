@@ -1,5 +1,5 @@
 /* opencl_subgroup.cl — prelude section "opencl_subgroup": the group
- * functions and algorithms of SPEC §1.1 on sub-group-scope groups
+ * functions and algorithms of docs/REFERENCE.md §6 on sub-group-scope groups
  * (sub_group, ballot, fixed-size, tangle, opportunistic).  Needs
  * "opencl_base".  Compiles to nothing in the wg tier, where the emitter
  * reports the kernel as unsupported.
@@ -19,8 +19,8 @@
 /* ---- data movement: broadcast, shift, xor-permute, select ---- */
 
 /* Every member takes part in exactly one shuffle; a source outside the group
- * is replaced by the caller's own lane, which returns its own value (SPEC
- * §1.1 defines this, unlike SYCL). */
+ * is replaced by the caller's own lane, which returns its own value
+ * (docs/REFERENCE.md §6 defines this, unlike SYCL). */
 #define SGC_DEFINE_MOVE(T)                                                      \
     inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)         \
     {                                                                           \
@@ -431,7 +431,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_multiplies(m, T, x)
 /* nvptx, as in cuda_subgroup.cuh (warp_group, whole_warp):
  *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
- *    member calls (SPEC §1.1), so their own mask, the warp's existing lanes
+ *    member calls (docs/REFERENCE.md §6), so their own mask, the warp's existing lanes
  *    0..n-1, is valid with no test of the active lanes; the scans' ladder
  *    reads lower lanes only, so it serves a partial warp too; reduce on a
  *    full warp names the constant mask (redux.sync or the butterfly), which
@@ -472,7 +472,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
- * first element gets init and init is folded into the rest (SPEC §1.1). */
+ * first element gets init and init is folded into the rest (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
     inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
     {                                                                           \

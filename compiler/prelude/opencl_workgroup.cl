@@ -1,5 +1,5 @@
 /* opencl_workgroup.cl — prelude section "opencl_workgroup": group functions
- * and algorithms on the work-group (SPEC §1.1), for every tier.  Needs
+ * and algorithms on the work-group (docs/REFERENCE.md §6), for every tier.  Needs
  * "opencl_base", and "opencl_subgroup" before it outside the wg tier.
  *
  * The emitter declares the scratch at kernel scope and passes it to every
@@ -100,7 +100,7 @@
 /* ---- data movement: every work-item reads one source work-item ---- */
 
 /* Every work-item publishes its value in its slot; a source outside the
- * work-group leaves the caller's own value (SPEC §1.1). */
+ * work-group leaves the caller's own value (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_WG_MOVE(T)                                                   \
     inline T sgc_wg_from_##T(__local void *scratch, T x, uint src, bool valid)  \
     {                                                                           \

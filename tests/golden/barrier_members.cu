@@ -23,7 +23,7 @@ static __device__ __forceinline__ size_t get_group_id(unsigned int d)
          : 0;
 }
 
-/* barrier.cuh — SGC split (asynchronous) barriers for CUDA C (SPEC §1.3).
+/* barrier.cuh — SGC split (asynchronous) barriers for CUDA C (docs/REFERENCE.md §7).
  *
  * A self-contained prelude section, pasted by the emitter when the unit uses
  * async_barrier; it includes no header, so the output still compiles with

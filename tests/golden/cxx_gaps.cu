@@ -17,7 +17,7 @@ static __device__ __forceinline__ bool sgc_bool_pre_dec(bool *p)
 }
 
 /* cuda_base.cuh — prelude section "cuda_base": SGC group values for CUDA C
- * (SPEC §1.1, §2): the group types, their constructors and members, the
+ * (docs/REFERENCE.md §6, docs/LOWERING.md): the group types, their constructors and members, the
  * operator function objects and the warp primitives the algorithm sections
  * use.  Every other CUDA group section needs this one first.
  *
@@ -168,7 +168,7 @@ __device__ __forceinline__ group with_creators(group g)
     return g;
 }
 
-/* ---- constructors (SPEC §1.1) ---- */
+/* ---- constructors (docs/REFERENCE.md §6) ---- */
 
 __device__ __forceinline__ work_group get_work_group() { return work_group(); }
 
@@ -230,7 +230,7 @@ __device__ __forceinline__ group get_opportunistic_group()
 __device__ __forceinline__ void group_barrier(group g) { __syncwarp(g.mask); }
 __device__ __forceinline__ void group_barrier(work_group) { __syncthreads(); }
 
-/* ---- operators (SPEC §1.1): apply, identity, and input normalisation ---- */
+/* ---- operators (docs/REFERENCE.md §6): apply, identity, and input normalisation ---- */
 
 /* Largest and lowest values; floating types use the infinities. */
 template <class T> struct limits;
@@ -276,7 +276,7 @@ SGC_LOGICAL(logical_or, a != T(0) || b != T(0), 0)
 
 } /* namespace sgc */
 /* cuda_subgroup.cuh — prelude section "cuda_subgroup": the group functions
- * and algorithms of SPEC §1.1 on sub-group-scope groups (sgc::group).
+ * and algorithms of docs/REFERENCE.md §6 on sub-group-scope groups (sgc::group).
  * Needs "cuda_base".
  *
  * Everything works by ranks in the group's mask, so one implementation is
@@ -284,7 +284,7 @@ SGC_LOGICAL(logical_or, a != T(0) || b != T(0), 0)
  * in every __shfl_sync of the group's mask, reading member lanes only.
  * int/unsigned reductions use __reduce_*_sync (sm_80+), which take any mask.
  * A shift/select/permute whose source is outside the group returns the
- * caller's own value (SPEC §1.1, unlike SYCL). */
+ * caller's own value (docs/REFERENCE.md §6, unlike SYCL). */
 
 namespace sgc {
 
@@ -486,7 +486,7 @@ __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x,
 }
 
 /* The sub-group, or a fixed-size group of 32 (the same lanes): every
- * member calls the algorithm (SPEC §1.1), so its own mask -- the lanes of
+ * member calls the algorithm (docs/REFERENCE.md §6), so its own mask -- the lanes of
  * the warp that exist, always lanes 0..n-1 -- is a valid shuffle mask with
  * no test of the active lanes. */
 __device__ __forceinline__ bool warp_group(group g) { return g.size == 32u; }
@@ -592,7 +592,7 @@ __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
     return r > 0 ? t : Op::template identity<T>();
 }
 
-/* With init (SPEC §1.1): init is folded in on the left; the exclusive
+/* With init (docs/REFERENCE.md §6): init is folded in on the left; the exclusive
  * scan's first element gets init.  Argument orders are SGC's. */
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(group g, T x, T init, Op op)
@@ -614,7 +614,7 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op, T in
 
 } /* namespace sgc */
 /* cuda_workgroup.cuh — prelude section "cuda_workgroup": group functions and
- * algorithms on the work-group (the thread block), SPEC §1.1.  Needs
+ * algorithms on the work-group (the thread block), docs/REFERENCE.md §6.  Needs
  * "cuda_base" and "cuda_subgroup".
  *
  * Reductions and scans have two strategies (docs/GROUPS.md, "Work-group

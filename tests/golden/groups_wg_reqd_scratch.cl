@@ -2,7 +2,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* opencl_base.cl — prelude section "opencl_base": the capability tier, the
- * group value types, their constructors and members (SPEC §1.1, §2), and the
+ * group value types, their constructors and members (docs/REFERENCE.md §6, docs/LOWERING.md), and the
  * sub-group primitives (lane, ballot, shuffle) that the algorithm sections are
  * written on.  Every other OpenCL section needs this one first.
  *
@@ -285,7 +285,7 @@ inline ulong sgc_sub_group_mask(void)
 }
 #endif
 
-/* ---- constructors (SPEC §1.1) ---- */
+/* ---- constructors (docs/REFERENCE.md §6) ---- */
 
 inline sgc_work_group sgc_get_work_group(void)
 {
@@ -461,7 +461,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
  * Logical operators are computed on int (truth values) only; every other
  * arithmetic type, floating ones included (C semantics: nonzero is true,
  * the result is 0 or 1 of the type), reaches them through wrappers.  The
- * two lists together cover every (op, T) pair of SPEC 1.1; the groups
+ * two lists together cover every (op, T) pair of docs/REFERENCE.md §6; the groups
  * execution test (tests/exec_groups/gen_exec.py) enumerates the same
  * pairs.  Each list calls X(op, T). */
 #define SGC_OPS_FLOAT(X, T) X(plus, T) X(multiplies, T) X(minimum, T) X(maximum, T)
@@ -495,7 +495,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_KHR_FN_logical_and(prefix) prefix##_logical_and
 #define SGC_KHR_FN_logical_or(prefix) prefix##_logical_or
 /* opencl_subgroup.cl — prelude section "opencl_subgroup": the group
- * functions and algorithms of SPEC §1.1 on sub-group-scope groups
+ * functions and algorithms of docs/REFERENCE.md §6 on sub-group-scope groups
  * (sub_group, ballot, fixed-size, tangle, opportunistic).  Needs
  * "opencl_base".  Compiles to nothing in the wg tier, where the emitter
  * reports the kernel as unsupported.
@@ -515,8 +515,8 @@ inline void sgc_wg_barrier(sgc_work_group g)
 /* ---- data movement: broadcast, shift, xor-permute, select ---- */
 
 /* Every member takes part in exactly one shuffle; a source outside the group
- * is replaced by the caller's own lane, which returns its own value (SPEC
- * §1.1 defines this, unlike SYCL). */
+ * is replaced by the caller's own lane, which returns its own value
+ * (docs/REFERENCE.md §6 defines this, unlike SYCL). */
 #define SGC_DEFINE_MOVE(T)                                                      \
     inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)         \
     {                                                                           \
@@ -927,7 +927,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_multiplies(m, T, x)
 /* nvptx, as in cuda_subgroup.cuh (warp_group, whole_warp):
  *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
- *    member calls (SPEC §1.1), so their own mask, the warp's existing lanes
+ *    member calls (docs/REFERENCE.md §6), so their own mask, the warp's existing lanes
  *    0..n-1, is valid with no test of the active lanes; the scans' ladder
  *    reads lower lanes only, so it serves a partial warp too; reduce on a
  *    full warp names the constant mask (redux.sync or the butterfly), which
@@ -968,7 +968,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
- * first element gets init and init is folded into the rest (SPEC §1.1). */
+ * first element gets init and init is folded into the rest (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
     inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
     {                                                                           \
@@ -1053,7 +1053,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 
 #endif /* !SGC_TIER_WG */
 /* opencl_workgroup.cl — prelude section "opencl_workgroup": group functions
- * and algorithms on the work-group (SPEC §1.1), for every tier.  Needs
+ * and algorithms on the work-group (docs/REFERENCE.md §6), for every tier.  Needs
  * "opencl_base", and "opencl_subgroup" before it outside the wg tier.
  *
  * The emitter declares the scratch at kernel scope and passes it to every
@@ -1154,7 +1154,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 /* ---- data movement: every work-item reads one source work-item ---- */
 
 /* Every work-item publishes its value in its slot; a source outside the
- * work-group leaves the caller's own value (SPEC §1.1). */
+ * work-group leaves the caller's own value (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_WG_MOVE(T)                                                   \
     inline T sgc_wg_from_##T(__local void *scratch, T x, uint src, bool valid)  \
     {                                                                           \

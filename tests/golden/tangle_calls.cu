@@ -10,7 +10,7 @@ static __device__ __forceinline__ size_t get_local_id(unsigned int d)
 }
 
 /* cuda_base.cuh — prelude section "cuda_base": SGC group values for CUDA C
- * (SPEC §1.1, §2): the group types, their constructors and members, the
+ * (docs/REFERENCE.md §6, docs/LOWERING.md): the group types, their constructors and members, the
  * operator function objects and the warp primitives the algorithm sections
  * use.  Every other CUDA group section needs this one first.
  *
@@ -161,7 +161,7 @@ __device__ __forceinline__ group with_creators(group g)
     return g;
 }
 
-/* ---- constructors (SPEC §1.1) ---- */
+/* ---- constructors (docs/REFERENCE.md §6) ---- */
 
 __device__ __forceinline__ work_group get_work_group() { return work_group(); }
 
@@ -223,7 +223,7 @@ __device__ __forceinline__ group get_opportunistic_group()
 __device__ __forceinline__ void group_barrier(group g) { __syncwarp(g.mask); }
 __device__ __forceinline__ void group_barrier(work_group) { __syncthreads(); }
 
-/* ---- operators (SPEC §1.1): apply, identity, and input normalisation ---- */
+/* ---- operators (docs/REFERENCE.md §6): apply, identity, and input normalisation ---- */
 
 /* Largest and lowest values; floating types use the infinities. */
 template <class T> struct limits;
