@@ -57,7 +57,7 @@ OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or", "bit_xor
 
 # Work-arounds for sgcc bugs found by the campaign and not fixed yet, so
 # that the campaign keeps finding other ones (campaign.py --no-workarounds).
-AVOID_CHAINED_COMPARISONS = True
+AVOID_CHAINED_COMPARISONS = False   # fixed in sgcc (6b2a767): chained forms generated again
 # Intel's CPU compiler aborts, or computes a work-group scan before it
 # wrongly, on joint_reduce over one element (tests/diff/cases/KNOWN_FAILURES):
 # ranges of 2+ elements
@@ -1765,7 +1765,8 @@ def main():
     a = ap.parse_args()
     global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
     GPU_SUB_GROUP_SIZES = a.gpu
-    AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = not a.no_workarounds
+    if a.no_workarounds:
+        AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = False
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
