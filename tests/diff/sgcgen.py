@@ -1509,7 +1509,6 @@ def safe_funcs():
     """Csmith-style guards, written once as C text that SGC and the host share."""
     out = []
     for t, bits in (("int", 32), ("long", 64)):
-        sfx = "" if t == "int" else "l"
         mx = "2147483647" if t == "int" else "9223372036854775807l"
         mn = "(-2147483647 - 1)" if t == "int" else "(-9223372036854775807l - 1)"
         out.append("%s safe_add_%s(%s a, %s b) { return ((b > 0 && a > %s - b) || (b < 0 && a < %s - b)) ? a : a + b; }"
@@ -1647,7 +1646,8 @@ def write_module(gen, base, drop=frozenset(), only=None):
             pr.w("sub_group sg = get_sub_group();")
             pr.w("uint sgl = sg.get_local_linear_id(), sgid = sg.get_group_linear_id();")
         pr.w("work_group wg = get_work_group();")
-        pr.block(k.body, lambda st, p: st.sgc(p))
+        for st in k.body:
+            st.sgc(pr)
         for slot in range(1, 4):
             if gen.flavour == "sg":
                 val = ["sg.get_local_linear_range()", "sgid", "sgl"][slot - 1]
@@ -1734,7 +1734,8 @@ def host_kernel(gen, k, drop):
         pr.w("%s %s[L];" % (t, name))
     pr.w("#define L_SIZE %du" % k.L)
     pr.w("#define L_SIZE_SC %du" % k.L)
-    pr.block(k.body, lambda st, p: st.simt(p, mc))
+    for st in k.body:
+        st.simt(pr, mc)
     pr.w("#undef L_SIZE")
     pr.w("#undef L_SIZE_SC")
     pr.w("for (int l = 0; l < L; l++) {")
