@@ -111,5 +111,14 @@ int main(int argc, char **argv)
         printf("d %zu 0x%016" PRIx64 "\n", i, d[i]);
     for (size_t i = 0; i < nl; i++)
         printf("l %zu %" PRId64 "\n", i, l[i]);
+    for (int i = 0; i < 3; i++) {
+        clReleaseMemObject(bufs[i]);
+        free(host[i]);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    free(source);
     return 0;
 }
