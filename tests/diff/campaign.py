@@ -268,6 +268,7 @@ def main():
         a.count = 1
     if a.no_workarounds:
         sgcgen.AVOID_CHAINED_COMPARISONS = sgcgen.AVOID_INTEL_JOINT_ONE_ELEMENT = False
+        sgcgen.AVOID_INTEL_UINT_SHIFT_SELECT = False
     c = Campaign(a)
     start = time.time()
     seed, index = a.seed, 0

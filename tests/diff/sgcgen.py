@@ -62,6 +62,9 @@ AVOID_CHAINED_COMPARISONS = False   # fixed in sgcc (6b2a767): chained forms gen
 # wrongly, on joint_reduce over one element (tests/diff/cases/KNOWN_FAILURES):
 # ranges of 2+ elements
 AVOID_INTEL_JOINT_ONE_ELEMENT = True
+# Intel's CPU compiler gets "b >= 32 ? a : a << b" wrong on uint a: the
+# guard shifts in 64 bits instead (tests/diff/cases/KNOWN_FAILURES)
+AVOID_INTEL_UINT_SHIFT_SELECT = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
@@ -1527,7 +1530,10 @@ def safe_funcs():
     for t, bits in (("uint", 32), ("ulong", 64)):
         out.append("%s safe_div_%s(%s a, %s b) { return b == 0 ? a : a / b; }" % (t, t, t, t))
         out.append("%s safe_mod_%s(%s a, %s b) { return b == 0 ? a : a %% b; }" % (t, t, t, t))
-        out.append("%s safe_shl_%s(%s a, ulong b) { return b >= %d ? a : a << b; }" % (t, t, t, bits))
+        if t == "uint" and AVOID_INTEL_UINT_SHIFT_SELECT:
+            out.append("uint safe_shl_uint(uint a, ulong b) { return b >= 32 ? a : (uint)((ulong)a << b); }")
+        else:
+            out.append("%s safe_shl_%s(%s a, ulong b) { return b >= %d ? a : a << b; }" % (t, t, t, bits))
         out.append("%s safe_shr_%s(%s a, ulong b) { return b >= %d ? a : a >> b; }" % (t, t, t, bits))
     return "\n".join(out) + "\n"
 
@@ -1765,9 +1771,10 @@ def main():
     ap.add_argument("--no-workarounds", action="store_true")
     a = ap.parse_args()
     global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
+    global AVOID_INTEL_UINT_SHIFT_SELECT
     GPU_SUB_GROUP_SIZES = a.gpu
     if a.no_workarounds:
-        AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = False
+        AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = AVOID_INTEL_UINT_SHIFT_SELECT = False
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
