@@ -21,11 +21,14 @@ machine); --all-variants runs them all.
 
 On a mismatch the failing kernel is reduced (statement ids dropped from the
 generator's AST, top-down, keeping the mismatch on the same variant) and
-kept under --keep (default tests/diff/cases/) as a regression case.
+kept under --keep (default tests/diff/cases/new/) for review; moved to
+tests/diff/cases/<name>/ (and KNOWN_FAILURES while open) it is a regression
+case (run_cases.py).
 
 usage: campaign.py [--seed N] [--count N | --minutes M] [--flavours wg,sg]
-                   [--kernels K] [--all-variants] [--no-reduce] [--nvcc]
-                   --sgcc PATH --diffrun PATH [--work DIR] [--log FILE]
+                   [--kernels K] [--variants A,B | --all-variants] [--no-reduce]
+                   [--nvcc PATH] [--no-workarounds] --sgcc PATH --diffrun PATH
+                   [--work DIR] [--keep DIR] [--log FILE] [--summary FILE]
 exit: 0 no unexplained mismatch; 1 mismatches (see the log); 2 setup errors
 """
 
