@@ -15,7 +15,7 @@
 // relative 1e-5, since the butterfly's order of additions differs).  One
 // table row per (algorithm, type, N): median ms of 21 runs and the ratio
 // cg / variant (above 1: faster than cg).  Build from the repository root:
-//   nvcc -O3 -arch=sm_90 -I compiler/prelude -o gpu_fixed_forms bench/gpu_fixed_forms.cu
+//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o gpu_fixed_forms bench/gpu_fixed_forms.cu
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>

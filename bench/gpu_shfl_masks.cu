@@ -13,13 +13,13 @@
 //   idx_act __activemask() alone, shfl.idx to lane ^ d
 //   sync    __syncwarp(__activemask() | the block's mask), then
 //           __activemask() as the mask
-//   sgc     sgcc's own library (compiler/prelude/*.cuh) on
+//   sgc     sgcc's own library (compiler/emit/cuda/*.cuh) on
 //           fixed_size_group<N>: reduce_over_group(g, x, plus)
 // The last two separate the shuffle form from the library's other per-round
 // work (the full-block test, the mask), where fixed8/16 still trail cg.
 // Every variant's result is checked against the first one's.  Prints one
 // table row per N.  Build (from the repository root):
-//   nvcc -O3 -arch=sm_90 -I compiler/prelude -o gpu_shfl_masks bench/gpu_shfl_masks.cu
+//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o gpu_shfl_masks bench/gpu_shfl_masks.cu
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <algorithm>

@@ -1,7 +1,7 @@
 /* compile.c — programs from SGC text compiled at run time (SPEC §6):
  * sgrt_program_create_from_source / _from_file.
  *
- * libsgcc (compiler/sgcc.h, linked into libsgrt) translates the text for
+ * libsgcc (compiler/driver/sgcc.h, linked into libsgrt) translates the text for
  * the context's backend and writes the module description (JSON); this
  * file turns that description into the sgrt_module_desc a generated header
  * would hold, owned by the program, so that everything after creation

@@ -30,7 +30,7 @@ static void enumerate_all(void)
         sgrt_device_fill_wg_strategies(&devices[i].info);
 }
 
-/* The same policy as the default in compiler/prelude/opencl_workgroup.cl:
+/* The same policy as the default in compiler/emit/opencl/opencl_workgroup.cl:
  * tree everywhere, built-ins with OpenCL C 2.0 collectives, sub-groups
  * where the device has them (CUDA warps, khr, nvptx); best first: builtin,
  * subgroup, tree, except that a CPU device's best is never subgroup (its

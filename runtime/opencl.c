@@ -405,7 +405,7 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
         }
     }
     append_option(buf, cap, SGRT_OPT_SKIP_UNSUPPORTED);
-    /* compiler/prelude/opencl_workgroup.cl says why. */
+    /* compiler/emit/opencl/opencl_workgroup.cl says why. */
     if (in->kind == SGRT_DEVICE_CPU)
         append_option(buf, cap, SGRT_OPT_DEVICE_CPU);
     if (in->max_work_group_size > 0) {

@@ -220,7 +220,7 @@ static char *format_message(const char *fmt, ...)
 
 /* Why device `in` cannot run kernel `k` (sgrt's words), or NULL; sets
  * *left_out when the OpenCL source leaves such a kernel out under
- * SGC_SKIP_UNSUPPORTED_KERNELS (compiler/emit_opencl.c: sub-groups on the
+ * SGC_SKIP_UNSUPPORTED_KERNELS (compiler/emit/opencl/emit_opencl.c: sub-groups on the
  * wg tier, non-uniform groups without the extensions, a sub-group size
  * other than 32 on the nvptx tier), so that the rest of the module builds. */
 static char *kernel_refusal(const sgrt_kernel_desc *k, const sgrt_device_info *in,

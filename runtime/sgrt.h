@@ -194,7 +194,7 @@ typedef enum sgrt_device_kind {
 /* How the device library lowers work-group reductions and scans
  * (docs/GROUPS.md, "Work-group strategies"); the build passes the chosen one
  * as -DSGC_WG_STRATEGY=<value>.  The values are part of that contract:
- * SGC_WG_TREE/BUILTIN/SUBGROUP in compiler/prelude/opencl_workgroup.cl and
+ * SGC_WG_TREE/BUILTIN/SUBGROUP in compiler/emit/opencl/opencl_workgroup.cl and
  * cuda_workgroup.cuh must change with them. */
 typedef enum sgrt_wg_strategy {
     SGRT_WG_DEFAULT = 0,   /* the device's best (sgrt_device_info.wg_strategy) */

@@ -1,6 +1,6 @@
 /* sgrt_options.h — the build options sgrt passes to the device compilers,
  * spelled once.  runtime/opencl.c, runtime/cuda.c and runtime/program.c
- * print them; sgcc's module description (compiler/emit_json.c,
+ * print them; sgcc's module description (compiler/module/emit_json.c,
  * docs/module.schema.json) lists them for hosts that build the emitted
  * sources themselves, so the two cannot drift apart.  Internal: not
  * installed.  Options that take a value are the prefix the value follows. */
@@ -18,7 +18,7 @@
 #define SGRT_OPT_DEVICE_CPU "-DSGC_DEVICE_CPU=1"
 /* OpenCL: the device's CL_DEVICE_MAX_WORK_GROUP_SIZE, which sizes the
  * work-group collectives' scratch (a slot per work-item:
- * compiler/prelude/opencl_workgroup.cl). */
+ * compiler/emit/opencl/opencl_workgroup.cl). */
 #define SGRT_OPT_WG_MAX_ITEMS "-DSGC_WG_MAX_ITEMS="
 /* OpenCL: a kernel the device cannot run is left out of the program (with
  * the functions only such kernels call) instead of stopping the build with

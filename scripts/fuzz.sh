@@ -39,7 +39,7 @@ for f in tests/golden/*.sgc; do
         >"$work/seed_module/$name"
 done
 # Keywords of the language as a libFuzzer dictionary.
-sed -n 's/^KEYWORD([A-Z_0-9]*, *\("[^"]*"\)).*/\1/p' compiler/keywords.def >"$work/sgc.dict"
+sed -n 's/^KEYWORD([A-Z_0-9]*, *\("[^"]*"\)).*/\1/p' compiler/lex/keywords.def >"$work/sgc.dict"
 printf '"#include"\n"#define"\n"#if"\n"#line"\n"##"\n"[["\n"]]"\n"<kernel>:"\n' >>"$work/sgc.dict"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

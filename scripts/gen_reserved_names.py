@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen_reserved_names.py — regenerates compiler/reserved_opencl.def and
-compiler/reserved_cuda.def, the names each target reserves or predeclares
+"""gen_reserved_names.py — regenerates compiler/emit/opencl/reserved_opencl.def and
+compiler/emit/cuda/reserved_cuda.def, the names each target reserves or predeclares
 (docs/LOWERING.md "Reserved names").  sgcc renames a user identifier found
 there; the tables are generated once and committed, so sgcc needs neither
 clang nor nvcc to build.
@@ -159,8 +159,8 @@ def main():
     if len(sys.argv) != 6:
         sys.exit(__doc__)
     opencl_c_h, ast_json, ii, cuda_macros, ocl_macros = sys.argv[1:]
-    write("compiler/reserved_opencl.def", "OpenCL C", opencl_names(opencl_c_h, ocl_macros), set())
-    write("compiler/reserved_cuda.def", "CUDA C (nvcc and NVRTC)",
+    write("compiler/emit/opencl/reserved_opencl.def", "OpenCL C", opencl_names(opencl_c_h, ocl_macros), set())
+    write("compiler/emit/cuda/reserved_cuda.def", "CUDA C (nvcc and NVRTC)",
           *cuda_names(ast_json, ii, cuda_macros))
 
 

@@ -50,7 +50,7 @@ for dev in cuda opencl:nvidia; do
     step "build_cache_$tag" 90 env SGRT_DEVICE=$dev "$bin/bench_build_cache" 11
     step "launch_overhead_$tag" 120 "$bin/bench_launch_overhead" "$dev" 100000 15
 done
-step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -I compiler/prelude -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
+step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
 # Issue 25 items 4, 7, 16: sgcc's #error refusals on NVIDIA OpenCL and PoCL 5.
 step refusal 240 sh tests/refusal/gpu_run.sh "$root/.devbuild/gen"
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576

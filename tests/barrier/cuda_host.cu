@@ -2,7 +2,7 @@
  * the barrier prelude section (mbarrier + cp.async, sm_80+) and the same
  * kernels as the OpenCL run, launched by name from a table.
  *
- *   nvcc -arch=sm_90 -I compiler/prelude tests/barrier/cuda_host.cu -o barrier_cuda
+ *   nvcc -arch=sm_90 -I compiler/emit/cuda tests/barrier/cuda_host.cu -o barrier_cuda
  *
  * Prints PASS/FAIL per case; exit 0 when nothing failed.  A deadlocked
  * barrier hangs the launch, so run it under timeout (gpu_run.sh does). */

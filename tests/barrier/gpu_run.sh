@@ -16,7 +16,7 @@ status=0
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
 arch=${SGC_CUDA_ARCH:-native}
-if "$nvcc" -arch="$arch" -O2 -I "$root/compiler/prelude" -I "$root/tests/barrier" \
+if "$nvcc" -arch="$arch" -O2 -I "$root/compiler/emit/cuda" -I "$root/tests/barrier" \
         "$root/tests/barrier/cuda_host.cu" -o "$out/barrier_cuda"; then
     timeout 120 "$out/barrier_cuda" || status=1
 else
@@ -30,7 +30,7 @@ if [ -n "$nv_icd" ]; then
             -o "$out/barrier_ocl" -L /usr/local/cuda/lib64 -lOpenCL; then
         for opts in "-DSGC_NV_PTX=1" "" "-DSGC_ASYNC_BARRIER_SPIN=1"; do
             OCL_ICD_FILENAMES=$nv_icd timeout 120 "$out/barrier_ocl" \
-                "$root/compiler/prelude/barrier.cl" "$root/tests/barrier" $opts || status=1
+                "$root/compiler/emit/opencl/barrier.cl" "$root/tests/barrier" $opts || status=1
         done
     else
         echo "FAIL: OpenCL host build"; status=1

@@ -6,11 +6,11 @@ set -u
 bin=$1
 root=$(pwd)
 status=0
-timeout 300 "$bin" "$root/compiler/prelude/barrier.cl" "$root/tests/barrier" || status=1
+timeout 300 "$bin" "$root/compiler/emit/opencl/barrier.cl" "$root/tests/barrier" || status=1
 # The Intel CPU runtime, when installed (tests/tools/with_intel_ocl.sh finds
 # it; exit 77 there means not installed).
 sh "$root/tests/tools/with_intel_ocl.sh" \
-    timeout 300 "$bin" "$root/compiler/prelude/barrier.cl" "$root/tests/barrier"
+    timeout 300 "$bin" "$root/compiler/emit/opencl/barrier.cl" "$root/tests/barrier"
 case $? in
     0) ;;
     77) echo "barrier-opencl: Intel CPU runtime not installed, its half skipped" ;;

@@ -54,7 +54,7 @@ done
 run 0 -h
 check "-h is --help" cmp -s "$tmp/out" "$tmp/help"
 # Every warning --help names has its row in docs/CLI.md (the table is
-# DIAG_WARNINGS of compiler/diag.h).
+# DIAG_WARNINGS of compiler/base/diag.h).
 sed -n '/^warnings (-Wname):/,/^exit status/p' "$tmp/help" | sed '1s/^warnings (-Wname)://; $d' |
     tr ' ' '\n' | grep . >"$tmp/warnings"
 check "--help names the warnings" test "$(wc -l <"$tmp/warnings")" -ge 12

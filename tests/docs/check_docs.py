@@ -3,9 +3,9 @@
 complete against the code:
 
 1. docs/REFERENCE.md covers every construct of SGC: every keyword of
-   compiler/keywords.def, every built-in, member and group operator of
-   compiler/builtins.h, and every kernel attribute sema knows
-   (compiler/sema.c) appears in the first column of a table row whose
+   compiler/lex/keywords.def, every built-in, member and group operator of
+   compiler/ast/builtins.h, and every kernel attribute sema knows
+   (compiler/sema/sema.c) appears in the first column of a table row whose
    "OpenCL C" and "CUDA C" cells are both filled (its lowering on each
    backend).  The lists are read from the compiler's own tables, and each
    must have at least as many entries as today, so that a parsing slip cannot
@@ -48,8 +48,8 @@ def read(*path):
 
 
 # ---- 1. the language reference ----------------------------------------------
-keywords = re.findall(r'^KEYWORD\(\w+, "([^"]+)"\)', read("compiler", "keywords.def"), re.M)
-builtins_h = read("compiler", "builtins.h")
+keywords = re.findall(r'^KEYWORD\(\w+, "([^"]+)"\)', read("compiler", "lex", "keywords.def"), re.M)
+builtins_h = read("compiler", "ast", "builtins.h")
 
 
 def x_table(macro):
@@ -60,7 +60,7 @@ def x_table(macro):
 builtins = x_table("BUILTINS")
 methods = x_table("METHODS")
 group_ops = x_table("GROUP_OPS")
-attributes = re.findall(r'strcmp\(a->name, "(\w+)"\) == 0', read("compiler", "sema.c"))
+attributes = re.findall(r'strcmp\(a->name, "(\w+)"\) == 0', read("compiler", "sema", "sema.c"))
 for what, names, least in (("keywords.def keywords", keywords, 76),
                            ("builtins.h built-ins", builtins, 60),
                            ("builtins.h members", methods, 17),

@@ -1,7 +1,7 @@
 /* fuzz_sgcc.c — libFuzzer harness for the whole sgcc front end.
  *
  * One input is one .sgc main file, given to the same pipeline as the sgcc
- * command (compiler/main.c: translate()): preprocess -> parse -> sema ->
+ * command (compiler/driver/main.c: translate()): preprocess -> parse -> sema ->
  * the OpenCL C and CUDA C emitters -> the --header emitter, with --verify
  * off.  Diagnostics are printed (source line, caret) to /dev/null so that
  * the printer sees every odd byte too.  Besides crashes and sanitizer
@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "emit.h"
-#include "emit_header.h"
-#include "parse.h"
-#include "preprocess.h"
-#include "sema.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "emit/emit.h"
+#include "module/emit_header.h"
+#include "parse/parse.h"
+#include "pp/preprocess.h"
+#include "sema/sema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

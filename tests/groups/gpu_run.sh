@@ -16,18 +16,18 @@ root=$here/../..
 B=${1:-$root/build-groups}
 mkdir -p "$B"
 B=$(cd "$B" && pwd)
-prelude=$root/compiler/prelude
+emit=$root/compiler/emit
 status=0
 
 python3 "$here/gen_matrix.py" "$B"
-python3 "$prelude/embed.py" "$B/prelude.c" "$B/prelude.h" \
-    opencl_base="$prelude/opencl_base.cl" opencl_subgroup="$prelude/opencl_subgroup.cl" \
-    opencl_workgroup="$prelude/opencl_workgroup.cl" cuda_base="$prelude/cuda_base.cuh" \
-    cuda_subgroup="$prelude/cuda_subgroup.cuh" cuda_workgroup="$prelude/cuda_workgroup.cuh"
+python3 "$emit/embed.py" "$B/prelude.c" "$B/prelude.h" \
+    opencl_base="$emit/opencl/opencl_base.cl" opencl_subgroup="$emit/opencl/opencl_subgroup.cl" \
+    opencl_workgroup="$emit/opencl/opencl_workgroup.cl" cuda_base="$emit/cuda/cuda_base.cuh" \
+    cuda_subgroup="$emit/cuda/cuda_subgroup.cuh" cuda_workgroup="$emit/cuda/cuda_workgroup.cuh"
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     if command -v nvcc >/dev/null; then
-        nvcc -arch="${NVCC_ARCH:-sm_90}" -std=c++17 -O2 -I"$here" -I"$B" -I"$prelude" \
+        nvcc -arch="${NVCC_ARCH:-sm_90}" -std=c++17 -O2 -I"$here" -I"$B" -I"$emit/cuda" \
             -o "$B/groups_cuda" "$here/host_cuda.cu" || status=1
     fi
     cc -std=c17 -O1 -D_GNU_SOURCE -I"$here" -I"$B" -o "$B/groups_opencl" \

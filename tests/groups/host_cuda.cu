@@ -2,7 +2,7 @@
  * prelude sections + test_kernels.cuh + the generated kernels.cuh, compiled
  * by nvcc; the checking is host_common.c's, shared with the OpenCL host.
  *
- * build: nvcc -arch=sm_90 -std=c++17 -I. -I$GEN -I../../compiler/prelude \
+ * build: nvcc -arch=sm_90 -std=c++17 -I. -I$GEN -I../../compiler/emit/cuda \
  *        -o groups_cuda host_cuda.cu     (gpu_run.sh does this)
  * usage: groups_cuda [-k NAME] [-v]
  * Exit status: 0 all passed, 1 a case failed, 77 no CUDA device (skip). */

@@ -1,4 +1,4 @@
-/* test_emit_header.c — `sgcc --header` output (compiler/emit_header.c).
+/* test_emit_header.c — `sgcc --header` output (compiler/module/emit_header.c).
  *
  * Builds a TranslationUnit by hand (as sema would leave it), generates the
  * header, checks its text, then compiles host programs that include it:
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "emit.h"
-#include "emit_header.h"
+#include "base/arena.h"
+#include "ast/ast.h"
+#include "emit/emit.h"
+#include "module/emit_header.h"
 #include "modules.h"
 
 static const char *include_dir = "runtime";

@@ -8,12 +8,12 @@ build=${BUILD:-$root/build-pp/unit}
 mkdir -p "$build"
 cflags="-std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -g -O1 -I$root/compiler"
 
-flex --outfile="$build/scan.c" --header-file="$build/scan.h" "$root/grammar/scan.l"
+flex --outfile="$build/scan.c" --header-file="$build/scan.h" "$root/compiler/lex/scan.l"
 # Generated code gets the same relaxations as in meson (grammar_lib).
 gcc $cflags -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter \
     -c "$build/scan.c" -o "$build/scan.o"
-for f in arena diag preprocess; do
-    gcc $cflags -c "$root/compiler/$f.c" -o "$build/$f.o"
+for f in base/arena base/diag pp/preprocess; do
+    gcc $cflags -c "$root/compiler/$f.c" -o "$build/${f#*/}.o"
 done
 check_flags=$(pkg-config --cflags --libs check)
 for t in test_lex test_preprocess; do

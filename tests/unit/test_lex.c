@@ -1,4 +1,4 @@
-/* test_lex.c — unit tests of the scanner (grammar/scan.l, lex_file()).
+/* test_lex.c — unit tests of the scanner (compiler/lex/scan.l, lex_file()).
  *
  * Each test scans a snippet and compares the token spellings (joined by one
  * space), kinds, flags, line:col locations and the captured diagnostics with
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "token.h"
+#include "lex/token.h"
 
 typedef struct Scan {
     SourceManager sm;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast_dump.h"
-#include "parse.h"
+#include "ast/ast_dump.h"
+#include "parse/parse.h"
 
 typedef struct Captured {
     char text[4096];

@@ -1,4 +1,4 @@
-/* test_preprocess.c — unit tests of the preprocessor (compiler/preprocess.c).
+/* test_preprocess.c — unit tests of the preprocessor (compiler/pp/preprocess.c).
  *
  * Each test preprocesses a snippet (and, for #include, files written to a
  * temporary directory) and compares the expanded token spellings joined by
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "preprocess.h"
+#include "pp/preprocess.h"
 
 typedef struct Run {
     SourceManager sm;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins.h"
-#include "parse.h"
-#include "sema.h"
+#include "ast/builtins.h"
+#include "parse/parse.h"
+#include "sema/sema.h"
 
 typedef struct Run {
     SourceManager sm;

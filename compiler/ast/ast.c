@@ -1,0 +1,85 @@
+/* ast.c — node construction and the name tables declared in ast.h. */
+#include "ast/ast.h"
+
+const char *const group_kind_names[GROUP_KIND_COUNT] = {
+#define X(name, spelling) [GROUP_##name] = spelling,
+    GROUP_KINDS(X)
+#undef X
+};
+
+const char *const op_spellings[OP_COUNT] = {
+#define X(name, spelling) [OP_##name] = spelling,
+    OPERATORS(X)
+#undef X
+};
+
+void nodelist_append(NodeList *list, Node *node)
+{
+    if (!node)
+        return;
+    node->next = NULL;
+    if (list->tail)
+        list->tail->next = node;
+    else
+        list->head = node;
+    list->tail = node;
+    list->count++;
+}
+
+Node *ast_new(Arena *arena, NodeKind kind, SrcLoc loc)
+{
+    Node *node = ARENA_NEW(arena, Node);
+    node->kind = kind;
+    node->loc = loc;
+    return node;
+}
+
+Node *ast_binary(Arena *arena, OpKind op, Node *lhs, Node *rhs, SrcLoc loc)
+{
+    Node *node = ast_new(arena, ND_BINARY, loc);
+    node->op = op;
+    node->lhs = lhs;
+    node->rhs = rhs;
+    return node;
+}
+
+Node *ast_unary(Arena *arena, NodeKind kind, OpKind op, Node *operand, SrcLoc loc)
+{
+    Node *node = ast_new(arena, kind, loc);
+    node->op = op;
+    node->lhs = operand;
+    return node;
+}
+
+Declarator *ast_declarator(Arena *arena, DeclaratorKind kind, SrcLoc loc)
+{
+    Declarator *d = ARENA_NEW(arena, Declarator);
+    d->kind = kind;
+    d->loc = loc;
+    return d;
+}
+
+const Declarator *ast_declarator_name(const Declarator *d)
+{
+    while (d && d->kind != DECL_NAME)
+        d = d->inner;
+    return d;
+}
+
+const char *ast_node_kind_name(NodeKind kind)
+{
+    static const char *const names[] = {
+        "int literal", "float literal", "char literal", "string literal", "bool literal",
+        "identifier", "unary", "postfix", "binary", "assignment", "conditional", "comma",
+        "cast", "sizeof", "alignof", "call", "index", "member", "initializer list",
+        "designated initializer", "designator", "compound literal", "_Generic",
+        "block", "declaration", "expression statement", "null statement", "if", "switch",
+        "case", "default", "while", "do", "for", "break", "continue", "return", "goto",
+        "label", "static_assert", "pragma", "init declarator", "parameter",
+        "function definition", "struct/union", "enum", "enumerator", "type name",
+        "translation unit",
+    };
+    _Static_assert(sizeof names / sizeof names[0] == ND_TRANSLATION_UNIT + 1,
+                   "ast_node_kind_name: names must follow NodeKind");
+    return names[kind];
+}

@@ -1,0 +1,10 @@
+/* ast_dump.h — S-expression dump of the syntax tree (tests, --dump-ast). */
+#ifndef SGCC_AST_DUMP_H
+#define SGCC_AST_DUMP_H
+
+#include "ast/ast.h"
+#include "emit/emit.h"
+
+void ast_dump(EmitBuffer *out, const Node *node);
+
+#endif

@@ -1,0 +1,51 @@
+/* builtins.c — lookup tables generated from the lists in builtins.h. */
+#include "ast/builtins.h"
+
+#include <string.h>
+
+const BuiltinInfo builtin_info[BI_COUNT] = {
+    [BI_NONE] = {"", BK_WORKITEM, 0, 0},
+#define X(name, spelling, kind, min, max) [BI_##name] = {spelling, kind, min, max},
+    BUILTINS(X)
+#undef X
+};
+
+const MethodInfo method_info[METHOD_COUNT] = {
+    [METHOD_NONE] = {"", RECV_GROUP, 0},
+#define X(name, spelling, recv, nargs) [METHOD_##name] = {spelling, recv, nargs},
+    METHODS(X)
+#undef X
+};
+
+const char *const group_op_names[GOP_COUNT] = {
+    [GOP_NONE] = "",
+#define X(name, spelling) [GOP_##name] = spelling,
+    GROUP_OPS(X)
+#undef X
+};
+
+/* The tables are small (under 100 entries) and lookups happen once per call
+ * site, so a linear scan is plenty. */
+Builtin builtin_lookup(const char *name)
+{
+    for (int i = 1; i < BI_COUNT; i++)
+        if (strcmp(builtin_info[i].name, name) == 0)
+            return (Builtin)i;
+    return BI_NONE;
+}
+
+Method method_lookup(const char *name)
+{
+    for (int i = 1; i < METHOD_COUNT; i++)
+        if (strcmp(method_info[i].name, name) == 0)
+            return (Method)i;
+    return METHOD_NONE;
+}
+
+GroupOp group_op_lookup(const char *name)
+{
+    for (int i = 1; i < GOP_COUNT; i++)
+        if (strcmp(group_op_names[i], name) == 0)
+            return (GroupOp)i;
+    return GOP_NONE;
+}

@@ -1,0 +1,54 @@
+/* emit.h — the emitter interface: one file per target behind a small table
+ * (emit_opencl.c, emit_cuda.c), all printing through one checked sink. */
+#ifndef SGCC_EMIT_H
+#define SGCC_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast/ast.h"
+
+/* Growable output buffer; every emit helper writes through emit_printf. */
+typedef struct EmitBuffer {
+    char *data;
+    size_t len, capacity;
+} EmitBuffer;
+
+void emit_buffer_init(EmitBuffer *buf);
+void emit_buffer_free(EmitBuffer *buf);
+void emit_printf(EmitBuffer *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_write(EmitBuffer *buf, const char *s, size_t len);
+
+typedef enum EmitTargetKind { TARGET_OPENCL, TARGET_CUDA, TARGET_COUNT } EmitTargetKind;
+
+/* What the tangle-mask lowering did in one target (sgcc --stats). */
+typedef struct EmitStats {
+    int tangle_functions;   /* functions rewritten to carry a tangle mask */
+    int ballots;            /* ballot sites emitted to split or rejoin a mask */
+    int uniform_branches;   /* if/loop/switch in those functions printed as
+                               written because the uniformity analysis proved
+                               the condition uniform: one ballot site saved each */
+    int fixed_group_calls;  /* algorithms on a fixed-size group its declaration made */
+    int creator_facts;      /* of those, calls every maker of the group reaches
+                               (printed through with_creators) */
+} EmitStats;
+
+typedef struct EmitOptions {
+    bool line_directives;   /* emit #line back to the .sgc (default true) */
+    const char *sgcc_version;
+    EmitStats *stats;       /* filled when not NULL */
+} EmitOptions;
+
+typedef struct EmitTarget {
+    EmitTargetKind kind;
+    const char *name;       /* "opencl", "cuda" */
+    const char *extension;  /* ".cl", ".cu" */
+    /* Writes the whole translated unit.  Returns false (after reporting to
+     * diag) when something cannot be expressed for this target. */
+    bool (*emit_unit)(const TranslationUnit *tu, const SourceManager *sources,
+                      const EmitOptions *options, Diag *diag, EmitBuffer *out);
+} EmitTarget;
+
+extern const EmitTarget emit_targets[TARGET_COUNT];
+
+#endif

@@ -1,0 +1,153 @@
+/* pp_print.c — `sgcc -E`: the preprocessed source as text, the way GCC
+ * writes it, so that other tools and people can read what the parser sees.
+ *
+ * Tokens come from pp_next with their locations (a macro expansion carries
+ * the location of its invocation).  Line structure is rebuilt from those
+ * locations: a token first on its source line starts a new output line
+ * indented to its column; small gaps become blank lines; a jump to another
+ * file or far ahead becomes a GCC linemarker `# LINE "FILE" [FLAG]`, flag 1
+ * entering an #include, 2 returning from one.  Between tokens that were
+ * adjacent in no source (macro juxtaposition) a space is added where gluing
+ * them would scan as another token ("+" "+" is not "++"). */
+#include <string.h>
+
+#include "emit/emit.h"
+#include "pp/preprocess.h"
+
+typedef struct Printer {
+    const SourceManager *sources;
+    EmitBuffer *out;
+    uint32_t file;     /* file of the current output line, 0 before the first */
+    unsigned line;     /* its source line */
+    bool line_empty;   /* nothing printed on the current output line yet */
+    const Token *prev; /* last token printed on this line */
+} Printer;
+
+/* Blank lines cheaper than a linemarker (GCC uses 8). */
+enum { MAX_BLANK_LINES = 8 };
+
+static void print_marker(Printer *p, unsigned line, uint32_t file, int flag)
+{
+    const SourceFile *f = srcmgr_file(p->sources, file);
+    if (!p->line_empty)
+        emit_write(p->out, "\n", 1);
+    emit_printf(p->out, "# %u \"", line);
+    for (const char *s = f->name; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            emit_write(p->out, "\\", 1);
+        emit_write(p->out, s, 1);
+    }
+    emit_write(p->out, "\"", 1);
+    if (flag)
+        emit_printf(p->out, " %d", flag);
+    emit_write(p->out, "\n", 1);
+    p->file = file;
+    p->line = line;
+    p->line_empty = true;
+    p->prev = NULL;
+}
+
+/* 1 when `to` was #include'd from the current file, 2 when the current
+ * file was #include'd from `to`, else 0. */
+static int marker_flag(const Printer *p, uint32_t to)
+{
+    const SourceFile *from = srcmgr_file(p->sources, p->file);
+    const SourceFile *target = srcmgr_file(p->sources, to);
+    if (target->included_from.file && target->included_from.file == p->file)
+        return 1;
+    if (from && from->included_from.file == to)
+        return 2;
+    return 0;
+}
+
+/* Moves the output to source line `line` of `file`.  As GCC: entering an
+ * #include marks its line 1, returning marks the line after the #include,
+ * and blank lines (or a plain marker) take it on from there. */
+static void move_to(Printer *p, uint32_t file, unsigned line)
+{
+    if (file != p->file) {
+        int flag = p->file ? marker_flag(p, file) : 0;
+        unsigned start = line;
+        if (flag == 1) {
+            start = 1;
+        } else if (flag == 2) {
+            unsigned col;
+            srcmgr_line_col(p->sources, srcmgr_file(p->sources, p->file)->included_from, &start,
+                            &col);
+            start = start + 1 <= line ? start + 1 : line;
+        }
+        print_marker(p, start, file, flag);
+    }
+    if (line <= p->line)
+        return;
+    if (line - p->line > MAX_BLANK_LINES) {
+        print_marker(p, line, file, 0);
+        return;
+    }
+    if (!p->line_empty)
+        emit_write(p->out, "\n", 1);
+    for (unsigned i = p->line + (p->line_empty ? 0 : 1); i < line; i++)
+        emit_write(p->out, "\n", 1);
+    p->line = line;
+    p->line_empty = true;
+    p->prev = NULL;
+}
+
+/* Would `a` immediately followed by `b` scan differently? */
+static bool would_glue(const Token *a, const Token *b)
+{
+    static const char *const pairs[] = {"++", "--", "->", "<<", ">>", "<=", ">=", "==", "!=",
+                                        "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=",
+                                        "|=", "##", "..", "/*", "//", "<:", ":>", "<%", "%>",
+                                        "%:", "+.", "-.", "\"\""};
+    char last = a->text[a->len - 1], first = b->text[0];
+    bool a_word = a->kind == TK_IDENT || a->kind == TK_PPNUMBER;
+    bool b_word = b->kind == TK_IDENT || b->kind == TK_PPNUMBER;
+    if (a_word && (b_word || first == '.'))
+        return true;
+    if (a->kind == TK_PPNUMBER && (first == '+' || first == '-'))
+        return true; /* 1e + 5 */
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        if (pairs[i][0] == last && pairs[i][1] == first)
+            return true;
+    return false;
+}
+
+static void print_token(Printer *p, const Token *t)
+{
+    unsigned line, col;
+    srcmgr_line_col(p->sources, t->loc, &line, &col);
+    bool pragma = t->kind == TK_OTHER && t->len >= 7 && memcmp(t->text, "#pragma", 7) == 0;
+    if (t->loc.file)
+        move_to(p, t->loc.file, line);
+    if (pragma && !p->line_empty) {
+        emit_write(p->out, "\n", 1);
+        p->line_empty = true;
+    }
+    if (p->line_empty) {
+        for (unsigned i = 1; t->at_bol && i < col; i++)
+            emit_write(p->out, " ", 1);
+    } else if (t->has_space || (p->prev && would_glue(p->prev, t))) {
+        emit_write(p->out, " ", 1);
+    }
+    emit_write(p->out, t->text, t->len);
+    p->line_empty = false;
+    p->prev = t;
+    if (pragma) { /* a pragma owns its line */
+        emit_write(p->out, "\n", 1);
+        p->line++;
+        p->line_empty = true;
+        p->prev = NULL;
+    }
+}
+
+void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file,
+              EmitBuffer *out)
+{
+    Printer p = {.sources = sources, .out = out, .line_empty = true};
+    print_marker(&p, 1, main_file, 0);
+    for (Token *t = pp_next(pp); t->kind != TK_EOF; t = pp_next(pp))
+        print_token(&p, t);
+    if (!p.line_empty)
+        emit_write(out, "\n", 1);
+}

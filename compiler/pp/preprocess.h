@@ -1,0 +1,48 @@
+/* preprocess.h — the C preprocessor of SGC (SPEC §1: #include, object- and
+ * function-like macros, #if, -I/-D/-U).
+ *
+ * Works on Token lists from lex_file().  Expanded tokens keep the location
+ * a user recognises: tokens from a macro body carry the location of the
+ * macro invocation; tokens from an included file carry their own file and
+ * offset, so diagnostics always point into real source text. */
+#ifndef SGCC_PREPROCESS_H
+#define SGCC_PREPROCESS_H
+
+#include <stdbool.h>
+
+#include "lex/token.h"
+
+typedef struct Preprocessor Preprocessor;
+
+typedef struct PPOptions {
+    const char **include_dirs;    /* -I, searched in order after the includer's dir */
+    int include_dir_count;
+    const char **defines;         /* -D NAME[=VALUE] and -U NAME, in command-line */
+    bool *define_is_undef;        /* order; define_is_undef[i] marks a -U */
+    int define_count;
+} PPOptions;
+
+/* Creates a preprocessor over the main file `main_file` (already loaded in
+ * diag->sources).  Predefines __SGC__ (=1), __SGC_VERSION__, __FILE__,
+ * __LINE__, __STDC__, __STDC_VERSION__ (201710L), __COUNTER__, NULL,
+ * CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE. */
+Preprocessor *pp_new(Arena *arena, Diag *diag, uint32_t main_file, const PPOptions *options);
+
+/* The next fully expanded token; TK_EOF at the end (repeatedly).
+ * `#pragma` lines are returned as one TK_OTHER token whose text starts with
+ * "#pragma" (the parser turns them into ND_PRAGMA or ignores them). */
+Token *pp_next(Preprocessor *pp);
+
+/* Files read so far, main file first, each once, in the order opened: the
+ * dependency list for -M/-MD. */
+const char **pp_dependencies(Preprocessor *pp, int *count);
+
+/* `sgcc -E` (pp_print.c): every remaining token of `pp` as text with GCC
+ * linemarkers (# LINE "FILE" FLAG), starting with main_file's. */
+struct EmitBuffer;
+void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file,
+              struct EmitBuffer *out);
+
+void pp_free(Preprocessor *pp); /* frees non-arena state (the arena owns tokens) */
+
+#endif
