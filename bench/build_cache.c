@@ -71,7 +71,7 @@ static void split_cached_build(sgrt_context *context, const char *options, int r
 {
     const sgrt_device_info *in = &context->device->info;
     const SgrtBackend *be = sgrt_backend_of(context->device);
-    const char *source = be->module_source(&vector_add_module);
+    const char *source = vector_add_module.sources[in->backend];
     double *t[STEP_COUNT];
     for (int k = 0; k < STEP_COUNT; k++)
         t[k] = calloc((size_t)repeats, sizeof(double));

@@ -182,10 +182,19 @@ static void store_translation(SgrtCacheKey key, const sgcc_result *res, const Tr
     free(deps);
 }
 
+/* sgrt's backends are sgcc's targets, in the same order (sgrt.h). */
+_Static_assert((int)SGCC_OUTPUT_OPENCL == (int)SGRT_BACKEND_OPENCL && (int)SGCC_OUTPUT_CUDA == (int)SGRT_BACKEND_CUDA,
+               "sgcc outputs and sgrt backends in one order");
+_Static_assert(SGCC_TARGET_OPENCL == 1u << SGRT_BACKEND_OPENCL && SGCC_TARGET_CUDA == 1u << SGRT_BACKEND_CUDA,
+               "sgcc target bits and sgrt backends in one order");
+
+static sgcc_output sgcc_output_of(sgrt_backend backend) { return (sgcc_output)backend; }
+static unsigned sgcc_target_of(sgrt_backend backend) { return 1u << backend; }
+
 /* Runs libsgcc.  Errors in the input: SGRT_ERROR_COMPILE with the caret
  * diagnostics as the message. */
 static sgrt_status translate(const sgcc_options *opt, const char *name, const char *text,
-                             size_t length, bool cuda, SgrtCacheKey key, Translation *t)
+                             size_t length, sgrt_backend backend, SgrtCacheKey key, Translation *t)
 {
     sgcc_result *res = NULL;
     sgcc_status st = sgcc_compile_string(opt, name, text, length, &res);
@@ -198,8 +207,7 @@ static sgrt_status translate(const sgcc_options *opt, const char *name, const ch
                                                           : SGRT_ERROR_INVALID_ARGUMENT,
                            "compiling '%s': %s", name, sgcc_status_to_string(st));
     if (status == SGRT_SUCCESS) {
-        const char *src = sgcc_result_get_output(res, cuda ? SGCC_OUTPUT_CUDA : SGCC_OUTPUT_OPENCL,
-                                                 NULL);
+        const char *src = sgcc_result_get_output(res, sgcc_output_of(backend), NULL);
         const char *json = sgcc_result_get_output(res, SGCC_OUTPUT_MODULE_JSON, NULL);
         t->source = sgrt_strdup(src ? src : "");
         t->json = sgrt_strdup(json ? json : "");
@@ -323,8 +331,6 @@ static void read_kernel_sizes(const SgrtJson *kernel, sgrt_kernel_desc *k)
 
 static bool read_kernels(SgrtArena *arena, const SgrtJson *list, sgrt_module_desc *m)
 {
-    static const char *const backends[2] = {[SGRT_BACKEND_OPENCL] = "opencl",
-                                            [SGRT_BACKEND_CUDA] = "cuda"};
     size_t n = list && list->kind == SGRT_JSON_ARRAY ? list->count : 0;
     sgrt_kernel_desc *kernels = n ? sgrt_arena_alloc(arena, n * sizeof *kernels) : NULL;
     if (n && !kernels)
@@ -340,8 +346,8 @@ static bool read_kernels(SgrtArena *arena, const SgrtJson *list, sgrt_module_des
         kernels[i].needs_split_barriers = sgrt_json_true(sgrt_json_get(req, "split_barriers"));
         kernels[i].needs_non_uniform_groups =
             sgrt_json_true(sgrt_json_get(req, "non_uniform_groups"));
-        for (int b = 0; b < 2; b++) {
-            const SgrtJson *be = sgrt_json_get(sgrt_json_get(k, "backends"), backends[b]);
+        for (int b = 0; b < SGRT_BACKEND_COUNT; b++) {
+            const SgrtJson *be = sgrt_json_get(sgrt_json_get(k, "backends"), sgrt_backends[b]->name);
             if (be && !sgrt_json_true(sgrt_json_get(be, "supported"))) {
                 const char *why = sgrt_json_string(sgrt_json_get(be, "reason"));
                 kernels[i].unsupported[b] = why ? why : "not supported by this backend";
@@ -354,7 +360,7 @@ static bool read_kernels(SgrtArena *arena, const SgrtJson *list, sgrt_module_des
 }
 
 /* The descriptor of `t` (whose strings move into the arena). */
-static sgrt_status build_module(const Translation *t, bool cuda, SgrtOwnedModule **out)
+static sgrt_status build_module(const Translation *t, sgrt_backend backend, SgrtOwnedModule **out)
 {
     SgrtOwnedModule *om = calloc(1, sizeof *om);
     if (!om)
@@ -367,7 +373,7 @@ static sgrt_status build_module(const Translation *t, bool cuda, SgrtOwnedModule
         m->abi = SGRT_MODULE_ABI;
         m->name = sgrt_json_string(sgrt_json_get(root, "module"));
         m->source_file = sgrt_json_string(sgrt_json_get(root, "source_file"));
-        *(cuda ? &m->cuda_source : &m->opencl_source) = source;
+        m->sources[backend] = source;
         m->needs_fp64 = sgrt_json_true(sgrt_json_get(sgrt_json_get(root, "requires"), "fp64"));
         ok = m->name && read_specs(&om->arena, sgrt_json_get(root, "spec_constants"), m) &&
              read_kernels(&om->arena, sgrt_json_get(root, "kernels"), m);
@@ -388,7 +394,7 @@ static sgrt_status build_module(const Translation *t, bool cuda, SgrtOwnedModule
 static sgrt_status create_from_text(sgrt_context *context, const char *name, const char *text,
                                     size_t length, const char *options, sgrt_program **program)
 {
-    bool cuda = context->device->info.backend == SGRT_BACKEND_CUDA;
+    sgrt_backend backend = context->device->info.backend;
     sgcc_options *opt = sgcc_options_create();
     if (!opt)
         return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating SGC options");
@@ -396,8 +402,7 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
     /* A string without a name makes module "source". */
     if (status == SGRT_SUCCESS && name[0] == '<' && sgcc_options_set_module_name(opt, "source"))
         status = sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory setting SGC options");
-    if (status == SGRT_SUCCESS && (sgcc_options_set_targets(opt, cuda ? SGCC_TARGET_CUDA
-                                                                      : SGCC_TARGET_OPENCL) ||
+    if (status == SGRT_SUCCESS && (sgcc_options_set_targets(opt, sgcc_target_of(backend)) ||
                                    sgcc_options_set_module_json(opt, 1)))
         status = sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory setting SGC options");
     Translation t = {0};
@@ -408,18 +413,18 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
         else {
             memcpy(body, text, length);
             body[length] = '\0';
-            const char *parts[] = {"sgrt-translation-1", sgcc_version(), cuda ? "cuda" : "opencl",
+            const char *parts[] = {"sgrt-translation-1", sgcc_version(), sgrt_backends[backend]->name,
                                    name, body, options ? options : ""};
             SgrtCacheKey key = sgrt_cache_key(parts, sizeof parts / sizeof *parts);
             if (!cached_translation(key, &t))
-                status = translate(opt, name, text, length, cuda, key, &t);
+                status = translate(opt, name, text, length, backend, key, &t);
             free(body);
         }
     }
     sgcc_options_destroy(opt);
     SgrtOwnedModule *om = NULL;
     if (status == SGRT_SUCCESS)
-        status = build_module(&t, cuda, &om);
+        status = build_module(&t, backend, &om);
     translation_free(&t);
     if (status == SGRT_SUCCESS && (status = sgrt_program_create(context, &om->desc, program)) ==
                                       SGRT_SUCCESS)

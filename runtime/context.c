@@ -71,7 +71,7 @@ sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
 
 static const char *backend_api_name(sgrt_backend backend)
 {
-    return backend == SGRT_BACKEND_CUDA ? "CUDA" : "OpenCL";
+    return sgrt_backends[backend]->api;
 }
 
 sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked)

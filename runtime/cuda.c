@@ -466,7 +466,6 @@ static sgrt_status cu_buffer_read(sgrt_buffer *buf, size_t offset, size_t size, 
                  copy_sync(api.cuMemcpyDtoHAsync(dst, buf->device_ptr + offset, size, s), s));
 }
 
-static const char *cu_module_source(const sgrt_module_desc *module) { return module->cuda_source; }
 
 static void cu_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {
@@ -883,6 +882,7 @@ static sgrt_status cu_enqueue(const SgrtCommand *command, const SgrtSubmit *subm
 
 const SgrtBackend sgrt_cuda_backend = {
     .name = "cuda",
+    .api = "CUDA",
     .enumerate = cu_enumerate,
     .context_create = cu_context_create,
     .context_free = cu_context_free,
@@ -893,7 +893,6 @@ const SgrtBackend sgrt_cuda_backend = {
     .buffer_read = cu_buffer_read,
     .context_adopt = cu_context_adopt,
     .buffer_adopt = cu_buffer_adopt,
-    .module_source = cu_module_source,
     .device_options = cu_device_options,
     .build_source = cu_build_source,
     .build_binary = cu_build_binary,

@@ -22,10 +22,20 @@ static sgrt_device devices[SGRT_MAX_DEVICES];
 static size_t device_count;
 static pthread_once_t enumerate_once = PTHREAD_ONCE_INIT;
 
+/* The backend registry: a backend is its file and a row here. */
+const SgrtBackend *const sgrt_backends[SGRT_BACKEND_COUNT] = {
+    [SGRT_BACKEND_OPENCL] = &sgrt_opencl_backend,
+    [SGRT_BACKEND_CUDA] = &sgrt_cuda_backend,
+};
+
+/* Devices are listed backend by backend in this order, CUDA's first
+ * (docs/RUNTIME.md "Devices"), so that an index keeps naming one device. */
+static const sgrt_backend listing_order[SGRT_BACKEND_COUNT] = {SGRT_BACKEND_CUDA, SGRT_BACKEND_OPENCL};
+
 static void enumerate_all(void)
 {
-    sgrt_cuda_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
-    sgrt_opencl_backend.enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+    for (int b = 0; b < SGRT_BACKEND_COUNT; b++)
+        sgrt_backends[listing_order[b]]->enumerate(devices, SGRT_MAX_DEVICES, &device_count);
     for (size_t i = 0; i < device_count; i++)
         sgrt_device_fill_wg_strategies(&devices[i].info);
 }
@@ -149,12 +159,12 @@ static sgrt_status select_by(const char *selector, sgrt_device **device)
 {
     const char *what = selector;
     int backend = -1;
-    if (strncasecmp(selector, "cuda", 4) == 0 && (selector[4] == ':' || !selector[4])) {
-        backend = SGRT_BACKEND_CUDA;
-        what = selector[4] ? selector + 5 : selector + 4;
-    } else if (strncasecmp(selector, "opencl", 6) == 0 && (selector[6] == ':' || !selector[6])) {
-        backend = SGRT_BACKEND_OPENCL;
-        what = selector[6] ? selector + 7 : selector + 6;
+    for (int b = 0; b < SGRT_BACKEND_COUNT && backend < 0; b++) {
+        size_t n = strlen(sgrt_backends[b]->name);
+        if (strncasecmp(selector, sgrt_backends[b]->name, n) == 0 && (selector[n] == ':' || !selector[n])) {
+            backend = b;
+            what = selector[n] ? selector + n + 1 : selector + n;
+        }
     }
     size_t ordinal = 0;
     for (size_t i = 0; i < device_count; i++) {

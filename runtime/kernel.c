@@ -57,7 +57,7 @@ sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel
                          program->module->name, name);
     sgrt_backend backend = program->context->device->info.backend;
     if (desc->unsupported[backend]) {
-        const char *api = backend == SGRT_BACKEND_CUDA ? "CUDA" : "OpenCL";
+        const char *api = sgrt_backends[backend]->api;
         return sgrt_fail(SGRT_ERROR_KERNEL_UNSUPPORTED,
                          "kernel '%s' of module '%s' cannot run on %s: %s (sgcc left it out of "
                          "the %s source)",

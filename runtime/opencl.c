@@ -372,11 +372,6 @@ static sgrt_status cl_buffer_read(sgrt_buffer *buf, size_t offset, size_t size, 
     return SGRT_SUCCESS;
 }
 
-static const char *cl_module_source(const sgrt_module_desc *module)
-{
-    return module->opencl_source;
-}
-
 /* Appends " opt" (no leading space when buf is empty). */
 static void append_option(char *buf, size_t cap, const char *opt)
 {
@@ -732,6 +727,7 @@ static void cl_event_free(sgrt_event *event)
 
 const SgrtBackend sgrt_opencl_backend = {
     .name = "opencl",
+    .api = "OpenCL",
     .enumerate = cl_enumerate,
     .context_create = cl_context_create,
     .context_free = cl_context_free,
@@ -742,7 +738,6 @@ const SgrtBackend sgrt_opencl_backend = {
     .buffer_read = cl_buffer_read,
     .context_adopt = cl_context_adopt,
     .buffer_adopt = cl_buffer_adopt,
-    .module_source = cl_module_source,
     .device_options = cl_device_options,
     .build_source = cl_build_source,
     .build_binary = cl_build_binary,

@@ -497,7 +497,7 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "module '%s' is already built",
                          program->module->name);
     const SgrtBackend *be = sgrt_backend_of(program->context->device);
-    const char *source = be->module_source(program->module);
+    const char *source = program->module->sources[program->context->device->info.backend];
     sgrt_status status = check_buildable(program, source);
     char *composed = NULL;
     if (status == SGRT_SUCCESS)

@@ -122,6 +122,11 @@ size_t sgrt_type_size(sgrt_type type);        /* bytes on the device; 0 for NONE
 /* ------------------------------------------------------------------ */
 /* Module descriptor (written by `sgcc --header`)                      */
 /* ------------------------------------------------------------------ */
+/* The backends, in the order of sgcc's targets: the module descriptor's
+ * per-backend arrays are indexed by them (runtime/device.c holds the
+ * registry of their implementations). */
+typedef enum sgrt_backend { SGRT_BACKEND_OPENCL, SGRT_BACKEND_CUDA, SGRT_BACKEND_COUNT } sgrt_backend;
+
 typedef struct sgrt_spec_desc {
     const char *name;         /* as declared in the .sgc */
     uint32_t id;              /* binds macro SGC_SPEC_<id> */
@@ -153,19 +158,20 @@ typedef struct sgrt_kernel_desc {
     bool needs_sub_groups;            /* uses sub-groups or non-uniform groups */
     bool needs_split_barriers;        /* uses async_barrier */
     bool needs_non_uniform_groups;    /* makes ballot/tangle/opportunistic groups */
-    /* Indexed by sgrt_backend (OPENCL, CUDA): NULL when that backend's source
-     * has the kernel, else why sgcc left it out ("requires sub-group size
-     * 16, but CUDA warps have 32 threads"); sgrt_kernel_get then fails with
+    /* Indexed by sgrt_backend: NULL when that backend's source has the
+     * kernel, else why sgcc left it out ("requires sub-group size 16, but
+     * CUDA warps have 32 threads"); sgrt_kernel_get then fails with
      * SGRT_ERROR_KERNEL_UNSUPPORTED on that backend. */
-    const char *unsupported[2];
+    const char *unsupported[SGRT_BACKEND_COUNT];
 } sgrt_kernel_desc;
 
 typedef struct sgrt_module_desc {
     uint32_t abi;              /* SGRT_MODULE_ABI when generated */
     const char *name;          /* module name (sanitised .sgc basename) */
     const char *source_file;   /* the .sgc path given to sgcc */
-    const char *opencl_source; /* OpenCL C text, NUL-terminated (NULL: none) */
-    const char *cuda_source;   /* CUDA C text, NUL-terminated (NULL: none) */
+    /* Indexed by sgrt_backend: that backend's source text (OpenCL C,
+     * CUDA C), NUL-terminated; NULL: none. */
+    const char *sources[SGRT_BACKEND_COUNT];
     uint32_t spec_count;
     const sgrt_spec_desc *specs;
     uint32_t kernel_count;
@@ -184,7 +190,6 @@ typedef struct sgrt_kernel sgrt_kernel;
 typedef struct sgrt_event sgrt_event;
 typedef struct sgrt_queue sgrt_queue;
 
-typedef enum sgrt_backend { SGRT_BACKEND_OPENCL, SGRT_BACKEND_CUDA } sgrt_backend;
 typedef enum sgrt_device_kind {
     SGRT_DEVICE_GPU, SGRT_DEVICE_CPU, SGRT_DEVICE_ACCELERATOR, SGRT_DEVICE_OTHER
 } sgrt_device_kind;

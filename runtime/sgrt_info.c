@@ -12,7 +12,13 @@ static const char *const kind_names[] = {"gpu", "cpu", "accelerator", "other"};
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 static const char *true_false(bool b) { return b ? "true" : "false"; }
-static const char *backend_name(sgrt_backend b) { return b == SGRT_BACKEND_CUDA ? "cuda" : "opencl"; }
+/* SGRT_DEVICE's spelling of each backend (docs/RUNTIME.md "Devices"). */
+static const char *backend_name(sgrt_backend b)
+{
+    static const char *const names[SGRT_BACKEND_COUNT] = {
+        [SGRT_BACKEND_OPENCL] = "opencl", [SGRT_BACKEND_CUDA] = "cuda"};
+    return (unsigned)b < SGRT_BACKEND_COUNT ? names[b] : "?";
+}
 
 static void usage(FILE *to)
 {

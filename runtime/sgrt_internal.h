@@ -146,7 +146,8 @@ typedef struct SgrtBuildResult {
 } SgrtBuildResult;
 
 typedef struct SgrtBackend {
-    const char *name;
+    const char *name;         /* "opencl", "cuda": SGRT_DEVICE selectors, sgcc's target names */
+    const char *api;          /* "OpenCL", "CUDA": messages */
     /* Appends devices to out[*count..cap).  Failing to find the API at all
      * is not an error: it yields no devices. */
     void (*enumerate)(sgrt_device *out, size_t cap, size_t *count);
@@ -166,8 +167,6 @@ typedef struct SgrtBackend {
     sgrt_status (*context_adopt)(sgrt_context *ctx, void *api_context, void *api_device,
                                  void *api_queue);
     sgrt_status (*buffer_adopt)(sgrt_buffer *buf, void *handle, size_t size);
-    /* Source text of the module for this backend (NULL: not provided). */
-    const char *(*module_source)(const sgrt_module_desc *module);
     /* Extra options the device needs (capability defines, language level);
      * written into buf, at most cap bytes. */
     void (*device_options)(const sgrt_device *dev, char *buf, size_t cap);
@@ -200,9 +199,13 @@ typedef struct SgrtBackend {
 extern const SgrtBackend sgrt_opencl_backend;
 extern const SgrtBackend sgrt_cuda_backend;
 
+/* The backend registry (device.c), indexed by sgrt_backend: a new backend
+ * is its file and a row there. */
+extern const SgrtBackend *const sgrt_backends[SGRT_BACKEND_COUNT];
+
 static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
 {
-    return dev->info.backend == SGRT_BACKEND_CUDA ? &sgrt_cuda_backend : &sgrt_opencl_backend;
+    return sgrt_backends[dev->info.backend];
 }
 
 /* device.c: the listed device of `backend` whose device_handle is

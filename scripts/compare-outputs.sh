@@ -1,7 +1,7 @@
 #!/bin/bash
 # compare-outputs.sh OLD_SGCC NEW_SGCC [ROOT] — translates every .sgc under
-# ROOT (default: the repository) with both binaries, -t opencl, -t cuda and
-# --header, and reports each input whose outputs or exit status differ.
+# ROOT (default: the repository) with both binaries, -t opencl, -t cuda,
+# --header and --emit-json, and reports each input whose outputs or exit status differ.
 # Used to check that a refactoring of the driver (libsgcc) keeps the emitted
 # bytes.  Diagnostics (stderr) are compared too, but reported apart: wording
 # changes there are expected more often.  Exit 0 when no output differs.
@@ -24,10 +24,11 @@ run() { # run BIN TAG INPUT ARGS...: outputs into $tmp/TAG
 while IFS= read -r -d '' src; do
     inputs=$((inputs + 1))
     bad=0
-    for mode in opencl cuda header; do
+    for mode in opencl cuda header json; do
         case $mode in
         opencl | cuda) args=(-t "$mode" -o -) ;;
         header) args=(--header "$tmp/@/x.h" -o "$tmp/@/x") ;;
+        json) args=(--emit-json - -o "$tmp/@/x") ;;
         esac
         run "$old" old "$src" "${args[@]//@/old}"
         run "$new" new "$src" "${args[@]//@/new}"
@@ -42,6 +43,6 @@ while IFS= read -r -d '' src; do
     done
     if [ $bad -eq 0 ]; then same=$((same + 1)); else differ=$((differ + 1)); fi
 done < <(find "$root" -name '*.sgc' -not -path '*/build*' -not -path '*/.git/*' -print0 | sort -z)
-echo "compare-outputs: $inputs inputs x 3 modes: $same identical, $differ differ;" \
+echo "compare-outputs: $inputs inputs x 4 modes: $same identical, $differ differ;" \
      "$stderr_differ runs with other diagnostics text"
 [ $differ -eq 0 ]

@@ -415,9 +415,10 @@ struct Symbol {
                               group (transitively): sub-group operations in divergent
                               control flow, which the device must support */
     bool uses_async_barrier;
-    const char *cuda_unsupported; /* SYM_FUNC: why the CUDA output cannot run it (its own
-                              requirement or a callee's), NULL when it can; such a
-                              kernel is left out of the CUDA output (docs/CLI.md) */
+    int64_t widest_fixed_group; /* SYM_FUNC: the largest constant N of a
+                              fixed_size_group<N> it makes, itself or through a
+                              callee (0: none); a target whose sub-groups are
+                              narrower leaves it out (EmitHooks.unsupported) */
     bool has_work_group_calls; /* SYM_FUNC: its body (not its callees) calls a
                               group function other than group_barrier, an
                               algorithm or a joint algorithm on a work_group */

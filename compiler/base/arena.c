@@ -1,6 +1,6 @@
 /* arena.c — see arena.h for the ownership policy. */
 #include "base/arena.h"
-#include "base/diag.h"
+#include "base/mem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,9 +31,7 @@ void arena_free(Arena *arena)
 static ArenaBlock *arena_new_block(Arena *arena, size_t min_size)
 {
     size_t capacity = min_size > ARENA_BLOCK_SIZE ? min_size : ARENA_BLOCK_SIZE;
-    ArenaBlock *block = malloc(sizeof(ArenaBlock) + capacity);
-    if (!block)
-        diag_out_of_memory(); /* libsgcc unwinds, the command aborts */
+    ArenaBlock *block = mem_alloc(sizeof(ArenaBlock) + capacity);
     block->prev = arena->head;
     block->used = 0;
     block->capacity = capacity;

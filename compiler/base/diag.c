@@ -1,44 +1,17 @@
 /* diag.c — source files, line maps and diagnostic printing (text like
  * GCC/Clang, or a JSON array). */
 #include "base/diag.h"
+#include "base/mem.h"
 
 #include <errno.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- out of memory ------------------------------------------------------ */
-
-/* Per thread, so that concurrent libsgcc calls each unwind to their own. */
-static _Thread_local jmp_buf *oom_handler;
-
-void *diag_set_oom_handler(void *handler)
-{
-    jmp_buf *previous = oom_handler;
-    oom_handler = handler;
-    return previous;
-}
-
-_Noreturn void diag_out_of_memory(void)
-{
-    if (oom_handler)
-        longjmp(*oom_handler, 1);
-    fputs("sgcc: fatal error: out of memory\n", stderr);
-    abort();
-}
-
-static void *checked(void *p)
-{
-    if (!p)
-        diag_out_of_memory();
-    return p;
-}
 
 /* ---- source manager ---------------------------------------------------- */
 
 void srcmgr_init(SourceManager *sm)
 {
-    sm->files = checked(calloc(8, sizeof(SourceFile *)));
+    sm->files = mem_zalloc(8, sizeof(SourceFile *));
     sm->count = 1; /* id 0 is "no file" */
     sm->capacity = 8;
 }
@@ -62,7 +35,7 @@ static void compute_line_starts(SourceFile *f)
     for (size_t i = 0; i < f->size; i++)
         if (f->text[i] == '\n')
             lines++;
-    f->line_starts = checked(malloc(sizeof(uint32_t) * lines));
+    f->line_starts = mem_alloc(sizeof(uint32_t) * lines);
     f->line_count = 0;
     f->line_starts[f->line_count++] = 0;
     for (size_t i = 0; i < f->size; i++)
@@ -74,11 +47,11 @@ uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_
 {
     if (sm->count == sm->capacity) {
         sm->capacity *= 2;
-        sm->files = checked(realloc(sm->files, sizeof(SourceFile *) * sm->capacity));
+        sm->files = mem_realloc(sm->files, sizeof(SourceFile *) * sm->capacity);
     }
-    SourceFile *f = checked(calloc(1, sizeof(SourceFile)));
-    f->name = checked(strdup(name));
-    f->text = checked(malloc(size + 1));
+    SourceFile *f = mem_zalloc(1, sizeof(SourceFile));
+    f->name = mem_strdup(name);
+    f->text = mem_alloc(size + 1);
     memcpy(f->text, text, size);
     f->text[size] = '\0';
     f->size = size;
@@ -97,7 +70,7 @@ uint32_t srcmgr_load(SourceManager *sm, const char *path)
     for (;;) {
         if (cap - len < 65536) {
             cap = cap ? cap * 2 : 65536;
-            buf = checked(realloc(buf, cap));
+            buf = mem_realloc(buf, cap);
         }
         size_t n = fread(buf + len, 1, cap - len, fp);
         len += n;

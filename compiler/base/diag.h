@@ -169,13 +169,4 @@ void diag_print(Diag *d, const DiagRecord *record);
 
 static inline bool diag_has_errors(const Diag *d) { return d->error_count > 0; }
 
-/* Memory exhausted inside the compiler (the arenas, emit buffers, source
- * files): unwinds to the libsgcc call compiling on this thread, which
- * returns SGCC_ERROR_OUT_OF_MEMORY, or prints a fatal error and aborts when
- * no call set a handler (tests, tools). */
-_Noreturn void diag_out_of_memory(void);
-/* libsgcc: this thread's unwinding point (a jmp_buf *), or NULL; returns
- * the previous one. */
-void *diag_set_oom_handler(void *jmp_buf_pointer);
-
 #endif

@@ -13,8 +13,9 @@
  * Memory: the library's own allocations are checked and become
  * SGCC_ERROR_OUT_OF_MEMORY; so do failures of the compiler's big
  * allocators (arenas, emit buffers, source files), which unwind here
- * through diag_out_of_memory (a longjmp to this call's handler). */
+ * through mem_out_of_memory (a longjmp to this call's handler). */
 #include "driver/sgcc.h"
+#include "base/mem.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -478,11 +479,12 @@ static void emit_outputs(Compilation *c, const bool need[TARGET_COUNT])
         if (!c->emitted[t])
             internal_error(c, "internal error: an emitter failed without a diagnostic");
     }
-    const EmitBuffer *ocl = &c->buffer[SGCC_OUTPUT_OPENCL], *cuda = &c->buffer[SGCC_OUTPUT_CUDA];
     if (opt->header && !diag_has_errors(&c->diag)) {
+        const EmitBuffer *code[TARGET_COUNT];
+        for (int t = 0; t < TARGET_COUNT; t++)
+            code[t] = c->buffer[t].data ? &c->buffer[t] : NULL;
         c->emitted[SGCC_OUTPUT_HEADER] =
-            emit_header(&c->tu, opt->module_name, ocl->data, ocl->len, cuda->data, cuda->len,
-                        &c->diag, &c->buffer[SGCC_OUTPUT_HEADER]);
+            emit_header(&c->tu, opt->module_name, code, &c->diag, &c->buffer[SGCC_OUTPUT_HEADER]);
         if (!c->emitted[SGCC_OUTPUT_HEADER])
             internal_error(c, "internal error: the header emitter failed without a diagnostic");
     }
@@ -492,6 +494,34 @@ static void emit_outputs(Compilation *c, const bool need[TARGET_COUNT])
                              &c->buffer[SGCC_OUTPUT_MODULE_JSON]);
         if (!c->emitted[SGCC_OUTPUT_MODULE_JSON])
             internal_error(c, "internal error: the JSON emitter failed without a diagnostic");
+    }
+}
+
+/* A kernel one target cannot run is left out of that target's output with
+ * a warning (emit.c), so that it does not take the other kernels and
+ * targets down.  Only when that target is the one output asked for and no
+ * kernel is left for it is that an error: the output would be empty. */
+static void check_single_target(Compilation *c, const bool need[TARGET_COUNT])
+{
+    int only = -1;
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        if (!need[t])
+            continue;
+        if (only >= 0)
+            return;
+        only = t;
+    }
+    const TranslationUnit *tu = &c->tu;
+    char why[200];
+    if (only < 0 || tu->kernel_count == 0)
+        return;
+    for (int i = 0; i < tu->kernel_count; i++)
+        if (!emit_target_unsupported(&emit_targets[only], tu->kernels[i], why, sizeof why))
+            return;
+    for (int i = 0; i < tu->kernel_count; i++) {
+        emit_target_unsupported(&emit_targets[only], tu->kernels[i], why, sizeof why);
+        diag_error(&c->diag, tu->kernels[i]->loc, "kernel '%s' cannot run on %s: %s",
+                   tu->kernels[i]->name, emit_targets[only].api, why);
     }
 }
 
@@ -520,6 +550,7 @@ static void translate(Compilation *c, const char *main_name)
                         .target_cuda = need[TARGET_CUDA]};
     c->tu.main_file = main_name;
     sema_run(&c->arena, &c->diag, root, &sema, &c->tu);
+    check_single_target(c, need);
     if (diag_has_errors(&c->diag))
         return;
     emit_outputs(c, need);
@@ -608,12 +639,12 @@ static sgcc_status compile_into(const sgcc_options *options, const char *name, c
     if (!r)
         return SGCC_ERROR_OUT_OF_MEMORY;
     /* An allocation that fails inside the compiler lands here (diag.h,
-     * diag_out_of_memory).  What the compilation held is abandoned, not
+     * mem_out_of_memory).  What the compilation held is abandoned, not
      * freed: the structure being grown may be half-updated. */
     jmp_buf out_of_memory;
-    void *outer_handler = diag_set_oom_handler(&out_of_memory);
+    void *outer_handler = mem_set_oom_handler(&out_of_memory);
     if (setjmp(out_of_memory) != 0) {
-        diag_set_oom_handler(outer_handler);
+        mem_set_oom_handler(outer_handler);
         sgcc_result_destroy(r);
         return SGCC_ERROR_OUT_OF_MEMORY;
     }
@@ -637,7 +668,7 @@ static sgcc_status compile_into(const sgcc_options *options, const char *name, c
                 : diag_has_errors(&c.diag) ? SGCC_ERROR_COMPILE
                                            : SGCC_OK;
     compilation_free(&c);
-    diag_set_oom_handler(outer_handler);
+    mem_set_oom_handler(outer_handler);
     sgcc_status status = r->status;
     if (status == SGCC_ERROR_OUT_OF_MEMORY)
         sgcc_result_destroy(r);

@@ -15,6 +15,7 @@
  * reported at column 1 of the .sgc line.  Only errors are reported: a warning
  * about generated code is sgcc's business, not the user's. */
 #include "driver/verify.h"
+#include "base/mem.h"
 
 #include "emit/emit_internal.h"
 
@@ -31,7 +32,7 @@
  * scalar type, and the emitted block casts it to the declared one. */
 static char **spec_defines(const TranslationUnit *tu, int *count)
 {
-    char **defines = calloc((size_t)tu->spec_const_count + 1, sizeof *defines);
+    char **defines = mem_zalloc((size_t)tu->spec_const_count + 1, sizeof *defines);
     *count = 0;
     for (int i = 0; i < tu->spec_const_count; i++) {
         const Symbol *sc = tu->spec_consts[i];
@@ -39,7 +40,7 @@ static char **spec_defines(const TranslationUnit *tu, int *count)
             continue;
         char buf[64];
         snprintf(buf, sizeof buf, "SGC_SPEC_%u=0", (unsigned)sc->spec_id);
-        defines[(*count)++] = strdup(buf);
+        defines[(*count)++] = mem_strdup(buf);
     }
     return defines;
 }
@@ -177,9 +178,9 @@ static bool seen_before(Seen *seen, const char *key)
             return true;
     if (seen->count == seen->capacity) {
         seen->capacity = seen->capacity ? seen->capacity * 2 : 16;
-        seen->keys = realloc(seen->keys, sizeof(char *) * (size_t)seen->capacity);
+        seen->keys = mem_realloc(seen->keys, sizeof(char *) * (size_t)seen->capacity);
     }
-    seen->keys[seen->count++] = strdup(key);
+    seen->keys[seen->count++] = mem_strdup(key);
     return false;
 }
 
@@ -258,7 +259,7 @@ static void verify_opencl_pass(const Libclang *lc, const char *std, const char *
         "-Xclang", extensions, "-fsyntax-only",
     };
     int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
-    const char **args = calloc((size_t)(nfixed + 2 * define_count), sizeof *args);
+    const char **args = mem_zalloc((size_t)(nfixed + 2 * define_count), sizeof *args);
     int argc = 0;
     for (int i = 0; i < nfixed; i++)
         args[argc++] = fixed[i];
@@ -421,20 +422,20 @@ static void nvrtc_compile(Nvrtc *nv, const TranslationUnit *tu, const char *name
 {
     int define_count;
     char **defines = spec_defines(tu, &define_count);
-    const char **options = calloc((size_t)define_count + 3, sizeof *options);
+    const char **options = mem_zalloc((size_t)define_count + 3, sizeof *options);
     int nopt = 0;
     options[nopt++] = "--gpu-architecture=sm_90";
     options[nopt++] = "-default-device";
     /* NVRTC only warns about a jump past an initialisation (C++ forbids
      * it; nvcc reports an error): make it the error nvcc gives. */
     options[nopt++] = "--diag-error=546";
-    char **dashed = calloc((size_t)define_count + 1, sizeof *dashed);
+    char **dashed = mem_zalloc((size_t)define_count + 1, sizeof *dashed);
     for (int i = 0; i < define_count; i++) {
-        dashed[i] = malloc(strlen(defines[i]) + 3);
+        dashed[i] = mem_alloc(strlen(defines[i]) + 3);
         sprintf(dashed[i], "-D%s", defines[i]);
         options[nopt++] = dashed[i];
     }
-    char *source = strndup(code->data ? code->data : "", code->len);
+    char *source = mem_strndup(code->data ? code->data : "", code->len);
     nvrtcProgram prog = NULL;
     nvrtcResult rc = nv->nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL);
     if (rc == 0) {
@@ -442,7 +443,7 @@ static void nvrtc_compile(Nvrtc *nv, const TranslationUnit *tu, const char *name
         size_t log_size = 0;
         char *log = NULL;
         if (nv->nvrtcGetProgramLogSize(prog, &log_size) == 0 && log_size > 0) {
-            log = calloc(1, log_size + 1);
+            log = mem_zalloc(1, log_size + 1);
             nv->nvrtcGetProgramLog(prog, log);
         }
         int reported = log ? report_nvrtc_log(diag, name, log) : 0;

@@ -18,6 +18,7 @@
 #include "emit/emit_internal.h"
 #include "emit/emit_lowering.h"
 #include "emit/emit_spelling.h"
+#include "base/mem.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -48,10 +49,7 @@ static void buffer_reserve(EmitBuffer *buf, size_t extra)
     size_t cap = buf->capacity ? buf->capacity : 256;
     while (cap < buf->len + extra + 1)
         cap *= 2;
-    char *data = realloc(buf->data, cap);
-    if (!data)
-        diag_out_of_memory();
-    buf->data = data;
+    buf->data = mem_realloc(buf->data, cap);
     buf->capacity = cap;
     buf->data[buf->len] = '\0'; /* data is always a C string */
 }
@@ -227,14 +225,10 @@ void emit_use(EmitCtx *ctx, EmitUse use)
 
 void emit_prelude_piece(EmitCtx *ctx, const char *key, const char *text)
 {
-    for (int i = 0; i < ctx->piece_count; i++)
-        if (strcmp(ctx->piece_keys[i], key) == 0)
+    for (int i = 0; i < ctx->piece_keys.count; i++)
+        if (strcmp(ctx->piece_keys.items[i], key) == 0)
             return;
-    char **keys = realloc(ctx->piece_keys, sizeof(char *) * (size_t)(ctx->piece_count + 1));
-    if (!keys)
-        abort();
-    ctx->piece_keys = keys;
-    ctx->piece_keys[ctx->piece_count++] = strdup(key);
+    VEC_PUSH(&ctx->piece_keys, mem_strdup(key));
     emit_write(&ctx->pieces, text, strlen(text));
 }
 
@@ -423,22 +417,15 @@ static bool is_derived(const Type *ty, const DeclInfo *di)
 static bool record_defined(const EmitCtx *ctx, const Type *ty)
 {
     ty = emit_canonical(ty);
-    for (int i = 0; i < ctx->defined_count; i++)
-        if (ctx->defined_records[i] == ty)
+    for (int i = 0; i < ctx->defined_records.count; i++)
+        if (ctx->defined_records.items[i] == ty)
             return true;
     return false;
 }
 
 static void mark_record_defined(EmitCtx *ctx, const Type *ty)
 {
-    if (ctx->defined_count == ctx->defined_capacity) {
-        ctx->defined_capacity = ctx->defined_capacity ? ctx->defined_capacity * 2 : 16;
-        ctx->defined_records = realloc(ctx->defined_records,
-                                       sizeof(Type *) * (size_t)ctx->defined_capacity);
-        if (!ctx->defined_records)
-            abort();
-    }
-    ctx->defined_records[ctx->defined_count++] = emit_canonical(ty);
+    VEC_PUSH(&ctx->defined_records, emit_canonical(ty));
 }
 
 static void print_decl(EmitCtx *ctx, const Type *ty, const char *name, const DeclInfo *di);
@@ -1301,9 +1288,7 @@ static bool print_init_list_positional(EmitCtx *ctx, const Node *list)
         if (pos + 1 > count)
             count = pos + 1;
     }
-    const Node **slots = calloc((size_t)count, sizeof *slots);
-    if (!slots)
-        abort();
+    const Node **slots = mem_zalloc((size_t)count, sizeof *slots);
     pos = 0;
     for (const Node *e = list->items.head; e; e = e->next, pos++) {
         if (e->kind == ND_DESIG_INIT)
@@ -2179,8 +2164,8 @@ static void print_function_def(EmitCtx *ctx, const Node *def)
 static bool left_out(EmitCtx *ctx, const Node *def)
 {
     const Symbol *fn = def->sym;
-    const char *why = fn && ctx->hooks->unsupported ? ctx->hooks->unsupported(fn) : NULL;
-    if (!why)
+    char why[200];
+    if (!fn || !ctx->hooks->unsupported || !ctx->hooks->unsupported(fn, why, sizeof why))
         return false;
     if (fn->is_kernel) {
         emit_out(ctx, "\n/* kernel '%s' is left out of the %s output: %s */\n", fn->name,
@@ -2341,12 +2326,12 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
     }
     emit_buffer_free(&prefix);
 
-    for (int i = 0; i < ctx.piece_count; i++)
-        free(ctx.piece_keys[i]);
-    free(ctx.piece_keys);
-    free(ctx.defined_records);
-    free(ctx.file_scope_names);
-    free(ctx.split_decls);
+    for (int i = 0; i < ctx.piece_keys.count; i++)
+        free(ctx.piece_keys.items[i]);
+    free(ctx.piece_keys.items);
+    free(ctx.defined_records.items);
+    free(ctx.file_scope_names.items);
+    free(ctx.split_decls.items);
     emit_groups_free(&ctx);
     emit_buffer_free(&ctx.pieces);
     emit_buffer_free(&head);
@@ -2359,6 +2344,11 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
 /* ===================================================================== */
 
 const EmitTarget emit_targets[TARGET_COUNT] = {
-    [TARGET_OPENCL] = {TARGET_OPENCL, "opencl", ".cl", emit_opencl_unit},
-    [TARGET_CUDA] = {TARGET_CUDA, "cuda", ".cu", emit_cuda_unit},
+    [TARGET_OPENCL] = {TARGET_OPENCL, "opencl", "OpenCL", ".cl", &emit_opencl_hooks, emit_opencl_unit},
+    [TARGET_CUDA] = {TARGET_CUDA, "cuda", "CUDA", ".cu", &emit_cuda_hooks, emit_cuda_unit},
 };
+
+bool emit_target_unsupported(const EmitTarget *target, const Symbol *fn, char *why, size_t cap)
+{
+    return target->hooks->unsupported && target->hooks->unsupported(fn, why, cap);
+}

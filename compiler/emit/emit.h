@@ -41,8 +41,10 @@ typedef struct EmitOptions {
 
 typedef struct EmitTarget {
     EmitTargetKind kind;
-    const char *name;       /* "opencl", "cuda" */
+    const char *name;       /* "opencl", "cuda" (options, module description) */
+    const char *api;        /* "OpenCL", "CUDA" (messages) */
     const char *extension;  /* ".cl", ".cu" */
+    const struct EmitHooks *hooks; /* the target's printer hooks (emit_internal.h) */
     /* Writes the whole translated unit.  Returns false (after reporting to
      * diag) when something cannot be expressed for this target. */
     bool (*emit_unit)(const TranslationUnit *tu, const SourceManager *sources,
@@ -50,5 +52,10 @@ typedef struct EmitTarget {
 } EmitTarget;
 
 extern const EmitTarget emit_targets[TARGET_COUNT];
+
+/* Why `target` cannot run function `fn` (a kernel is then left out of its
+ * output, the header and the module description say why): writes the
+ * reason into why[cap] and returns true, or returns false. */
+bool emit_target_unsupported(const EmitTarget *target, const Symbol *fn, char *why, size_t cap);
 
 #endif

@@ -335,10 +335,8 @@ static void memo_put(ScratchMemo *memo, const Symbol *fn, bool value)
 {
     if ((memo->count + 1) * 2 > memo->capacity) {
         ScratchMemo bigger = {.capacity = memo->capacity ? memo->capacity * 2 : 64};
-        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
-        if (!bigger.keys || !bigger.values)
-            abort();
+        bigger.keys = mem_zalloc(bigger.capacity, sizeof *bigger.keys);
+        bigger.values = mem_zalloc(bigger.capacity, sizeof *bigger.values);
         for (size_t i = 0; i < memo->capacity; i++)
             if (memo->keys[i]) {
                 size_t j = memo_slot(&bigger, memo->keys[i]);
@@ -365,9 +363,7 @@ static bool function_needs_scratch(EmitCtx *ctx, const Symbol *fn, int depth)
         return false;
     ScratchMemo *memo = ctx->group_data;
     if (!memo) {
-        memo = calloc(1, sizeof *memo);
-        if (!memo)
-            abort();
+        memo = mem_zalloc(1, sizeof *memo);
         ctx->group_data = memo;
     }
     if (memo->capacity) {

@@ -16,6 +16,7 @@
 #define SGCC_EMIT_INTERNAL_H
 
 #include "ast/builtins.h"
+#include "base/mem.h"
 #include "emit/emit.h"
 
 typedef struct EmitCtx EmitCtx;
@@ -88,7 +89,7 @@ typedef struct EmitHooks {
      * or NULL.  Such a definition is left out of the output, a kernel with
      * a comment and a [-Wtarget-unsupported] warning, so that one kernel
      * does not take the others down.  May be NULL (every function runs). */
-    const char *(*unsupported)(const Symbol *fn);
+    bool (*unsupported)(const Symbol *fn, char *why, size_t cap);
     /* Opens a preprocessor condition around the definition of `fn` and
      * returns true (the printer closes it with #endif), or returns false.
      * OpenCL: the kernels a device build may leave out under
@@ -182,20 +183,16 @@ struct EmitCtx {
     bool in_init_list;         /* printing inside `{ ... }` (C++ narrowing) */
     bool uses[USE_COUNT];      /* prelude pieces requested */
     EmitBuffer pieces;         /* free-form prelude text added by hooks */
-    char **piece_keys;         /* keys of emit_prelude_piece, for dedup */
-    int piece_count;
-    const Type **defined_records; /* struct/union types already printed */
-    int defined_count, defined_capacity;
+    VEC(char *) piece_keys;    /* keys of emit_prelude_piece, for dedup (owned) */
+    VEC(const Type *) defined_records; /* struct/union types already printed */
     /* #line state: the source line the next output line corresponds to. */
     uint32_t line_file;        /* 0: no #line printed yet */
     unsigned line_next;
     size_t line_scan;          /* bytes of out already scanned for newlines */
-    const char **file_scope_names; /* names the unit declares at file scope,
+    VEC(const char *) file_scope_names; /* names the unit declares at file scope,
                                   sorted (RESERVED_FILE_SCOPE lookups) */
-    int file_scope_count;
-    const Node **split_decls;  /* CUDA: block-scope declarations that a goto or
+    VEC(const Node *) split_decls; /* C++ targets: block-scope declarations that a goto or
                                   case label jumps past (emit_jumps.c) */
-    int split_count;
     void *target_data;         /* per-target scratch */
     void *group_data;          /* scratch for the group/barrier lowering */
 };

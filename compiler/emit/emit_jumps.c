@@ -30,28 +30,17 @@ typedef struct ScopedDecl {
     int pos, end;
 } ScopedDecl;
 
+typedef VEC(JumpSite) JumpSites;
+
 typedef struct JumpScan {
     int pos;
-    JumpSite *labels, *gotos, *cases;
-    int label_count, goto_count, case_count;
-    ScopedDecl *decls;
-    int decl_count;
+    JumpSites labels, gotos, cases;
+    VEC(ScopedDecl) decls;
 } JumpScan;
 
-static void *grow(void *array, int count, size_t size)
+static void add_site(JumpSites *sites, const char *label, int pos, int from)
 {
-    if (count & (count - 1)) /* grows at powers of two */
-        return array;
-    void *bigger = realloc(array, size * (size_t)(count ? count * 2 : 4));
-    if (!bigger)
-        abort();
-    return bigger;
-}
-
-static void add_site(JumpSite **sites, int *count, const char *label, int pos, int from)
-{
-    *sites = grow(*sites, *count, sizeof **sites);
-    (*sites)[(*count)++] = (JumpSite){label, pos, from};
+    VEC_PUSH(sites, ((JumpSite){label, pos, from}));
 }
 
 /* A block-scope object declaration with an initialiser C++ could bypass. */
@@ -71,17 +60,16 @@ static void scan_stmt(JumpScan *js, const Node *n, int switch_pos);
 
 static void scan_block(JumpScan *js, const Node *block, int switch_pos)
 {
-    int first = js->decl_count;
+    int first = js->decls.count;
     for (const Node *s = block->items.head; s; s = s->next) {
         if (s->kind == ND_DECL && has_bypassable_init(s)) {
-            js->decls = grow(js->decls, js->decl_count, sizeof *js->decls);
-            js->decls[js->decl_count++] = (ScopedDecl){s, js->pos + 1, 0};
+            VEC_PUSH(&js->decls, ((ScopedDecl){s, js->pos + 1, 0}));
         }
         scan_stmt(js, s, switch_pos);
     }
-    for (int i = first; i < js->decl_count; i++)
-        if (js->decls[i].end == 0)
-            js->decls[i].end = js->pos;
+    for (int i = first; i < js->decls.count; i++)
+        if (js->decls.items[i].end == 0)
+            js->decls.items[i].end = js->pos;
 }
 
 static void scan_stmt(JumpScan *js, const Node *n, int switch_pos)
@@ -97,14 +85,14 @@ static void scan_stmt(JumpScan *js, const Node *n, int switch_pos)
         break;
     case ND_SWITCH: scan_stmt(js, n->body, pos); break;
     case ND_CASE: case ND_DEFAULT:
-        add_site(&js->cases, &js->case_count, NULL, pos, switch_pos);
+        add_site(&js->cases, NULL, pos, switch_pos);
         scan_stmt(js, n->body, switch_pos);
         break;
     case ND_LABEL:
-        add_site(&js->labels, &js->label_count, n->name, pos, 0);
+        add_site(&js->labels, n->name, pos, 0);
         scan_stmt(js, n->body, switch_pos);
         break;
-    case ND_GOTO: add_site(&js->gotos, &js->goto_count, n->name, pos, 0); break;
+    case ND_GOTO: add_site(&js->gotos, n->name, pos, 0); break;
     case ND_WHILE: case ND_DO: case ND_FOR: scan_stmt(js, n->body, switch_pos); break;
     default: break;
     }
@@ -117,15 +105,15 @@ static bool in_scope(const ScopedDecl *d, int pos)
 
 static bool is_crossed(const JumpScan *js, const ScopedDecl *d)
 {
-    for (int i = 0; i < js->case_count; i++)
-        if (in_scope(d, js->cases[i].pos) && !in_scope(d, js->cases[i].from))
+    for (int i = 0; i < js->cases.count; i++)
+        if (in_scope(d, js->cases.items[i].pos) && !in_scope(d, js->cases.items[i].from))
             return true;
-    for (int i = 0; i < js->label_count; i++) {
-        if (!in_scope(d, js->labels[i].pos))
+    for (int i = 0; i < js->labels.count; i++) {
+        if (!in_scope(d, js->labels.items[i].pos))
             continue;
-        for (int j = 0; j < js->goto_count; j++)
-            if (strcmp(js->gotos[j].label, js->labels[i].label) == 0 &&
-                !in_scope(d, js->gotos[j].pos))
+        for (int j = 0; j < js->gotos.count; j++)
+            if (strcmp(js->gotos.items[j].label, js->labels.items[i].label) == 0 &&
+                !in_scope(d, js->gotos.items[j].pos))
                 return true;
     }
     return false;
@@ -133,27 +121,26 @@ static bool is_crossed(const JumpScan *js, const ScopedDecl *d)
 
 void emit_find_crossed_decls(EmitCtx *ctx, const Node *body)
 {
-    ctx->split_count = 0;
+    ctx->split_decls.count = 0;
     if (!ctx->hooks->is_cxx || !body)
         return;
     JumpScan js = {0};
     scan_stmt(&js, body, 0);
-    for (int i = 0; i < js.decl_count; i++) {
-        if (!is_crossed(&js, &js.decls[i]))
+    for (int i = 0; i < js.decls.count; i++) {
+        if (!is_crossed(&js, &js.decls.items[i]))
             continue;
-        ctx->split_decls = grow(ctx->split_decls, ctx->split_count, sizeof *ctx->split_decls);
-        ctx->split_decls[ctx->split_count++] = js.decls[i].decl;
+        VEC_PUSH(&ctx->split_decls, js.decls.items[i].decl);
     }
-    free(js.labels);
-    free(js.gotos);
-    free(js.cases);
-    free(js.decls);
+    free(js.labels.items);
+    free(js.gotos.items);
+    free(js.cases.items);
+    free(js.decls.items);
 }
 
 bool emit_decl_is_crossed(const EmitCtx *ctx, const Node *decl)
 {
-    for (int i = 0; i < ctx->split_count; i++)
-        if (ctx->split_decls[i] == decl)
+    for (int i = 0; i < ctx->split_decls.count; i++)
+        if (ctx->split_decls.items[i] == decl)
             return true;
     return false;
 }

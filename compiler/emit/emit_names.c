@@ -49,61 +49,52 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void add_name(EmitCtx *ctx, const char *name, int *capacity)
+static void add_name(EmitCtx *ctx, const char *name)
 {
-    if (!name)
-        return;
-    if (ctx->file_scope_count == *capacity) {
-        *capacity = *capacity ? *capacity * 2 : 32;
-        ctx->file_scope_names = realloc(ctx->file_scope_names,
-                                        sizeof(char *) * (size_t)*capacity);
-        if (!ctx->file_scope_names)
-            abort();
-    }
-    ctx->file_scope_names[ctx->file_scope_count++] = name;
+    if (name)
+        VEC_PUSH(&ctx->file_scope_names, name);
 }
 
 /* Tags, enumerators and struct members declared by specifiers at file
  * scope (C puts nested struct tags at file scope too). */
-static void add_record_names(EmitCtx *ctx, const Node *record, int *capacity)
+static void add_record_names(EmitCtx *ctx, const Node *record)
 {
     if (!record)
         return;
-    add_name(ctx, record->name, capacity);
+    add_name(ctx, record->name);
     for (const Node *item = record->items.head; item; item = item->next) {
         if (item->kind == ND_ENUMERATOR)
-            add_name(ctx, item->name, capacity);
+            add_name(ctx, item->name);
         else if (item->kind == ND_DECL && item->decl_specs)
-            add_record_names(ctx, item->decl_specs->record, capacity);
+            add_record_names(ctx, item->decl_specs->record);
     }
 }
 
 void emit_collect_file_scope_names(EmitCtx *ctx)
 {
-    int capacity = 0;
     const Node *root = ctx->tu->root;
     for (const Node *n = root ? root->items.head : NULL; n; n = n->next) {
         if (n->kind == ND_FUNC_DEF) {
             const Declarator *d = ast_declarator_name(n->declarator);
-            add_name(ctx, n->sym ? n->sym->name : d ? d->name : NULL, &capacity);
+            add_name(ctx, n->sym ? n->sym->name : d ? d->name : NULL);
         } else if (n->kind == ND_DECL && n->decl_specs && !n->decl_specs->is_spec_const) {
-            add_record_names(ctx, n->decl_specs->record, &capacity);
+            add_record_names(ctx, n->decl_specs->record);
             for (const Node *d = n->items.head; d; d = d->next) {
                 const Declarator *nd = ast_declarator_name(d->declarator);
-                add_name(ctx, d->sym ? d->sym->name : nd ? nd->name : NULL, &capacity);
+                add_name(ctx, d->sym ? d->sym->name : nd ? nd->name : NULL);
             }
         }
     }
-    if (ctx->file_scope_count > 1)
-        qsort(ctx->file_scope_names, (size_t)ctx->file_scope_count, sizeof(char *),
+    if (ctx->file_scope_names.count > 1)
+        qsort(ctx->file_scope_names.items, (size_t)ctx->file_scope_names.count, sizeof(char *),
               compare_strings);
 }
 
 static bool declared_at_file_scope(const EmitCtx *ctx, const char *stem)
 {
-    return ctx->file_scope_count &&
-           bsearch(&stem, ctx->file_scope_names, (size_t)ctx->file_scope_count, sizeof(char *),
-                   compare_strings);
+    return ctx->file_scope_names.count &&
+           bsearch(&stem, ctx->file_scope_names.items, (size_t)ctx->file_scope_names.count,
+                   sizeof(char *), compare_strings);
 }
 
 /* ---- the rule ------------------------------------------------------------- */
@@ -121,9 +112,7 @@ bool emit_name_is_renamed(const EmitCtx *ctx, const char *name)
         return true; /* C reserves these for the implementation, and both targets
                         use them: __syncthreads, __device__, __kernel ... */
     char stack[64];
-    char *stem = len < sizeof stack ? stack : malloc(len + 1);
-    if (!stem)
-        abort();
+    char *stem = len < sizeof stack ? stack : mem_alloc(len + 1);
     memcpy(stem, name, len);
     stem[len] = '\0';
     EmitReservedScope scope = emit_reserved_lookup(ctx->hooks->reserved, stem);

@@ -100,8 +100,6 @@ static void emit_upper(EmitBuffer *out, const char *s)
 static void emit_source_literal(EmitBuffer *out, const char *module, const char *what,
                                 const char *src, size_t len)
 {
-    if (!src)
-        return;
     emit_printf(out, "static const char %s_%s_source[] SGRT_MAYBE_UNUSED =\n", module, what);
     bool line_open = false;
     for (size_t i = 0; i < len; i++) {
@@ -283,30 +281,31 @@ static void emit_kernel_table(EmitBuffer *out, const TranslationUnit *tu, const 
         char params[512] = "NULL";
         if (k->ty->params)
             snprintf(params, sizeof params, "%s_%s_params", module, k->name);
-        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s, %s, {NULL, ", k->name,
+        emit_printf(out, "    {\"%s\", %d, %s, {%d, %d, %d}, %d, %s, %s, %s, {", k->name,
                     param_count(k), params, k->reqd_work_group_size[0],
                     k->reqd_work_group_size[1], k->reqd_work_group_size[2],
                     k->reqd_sub_group_size, k->uses_sub_groups ? "true" : "false",
                     k->uses_async_barrier ? "true" : "false",
                     k->uses_non_uniform_groups ? "true" : "false");
-        /* unsupported[SGRT_BACKEND_OPENCL], [SGRT_BACKEND_CUDA] */
-        if (k->cuda_unsupported)
-            emit_c_string(out, k->cuda_unsupported);
-        else
-            emit_printf(out, "NULL");
+        /* unsupported[SGRT_BACKEND_...]: a backend per target, in order */
+        for (int t = 0; t < TARGET_COUNT; t++) {
+            char why[200];
+            if (t > 0)
+                emit_printf(out, ", ");
+            if (emit_target_unsupported(&emit_targets[t], k, why, sizeof why))
+                emit_c_string(out, why);
+            else
+                emit_printf(out, "NULL");
+        }
         emit_printf(out, "}},\n");
     }
     emit_printf(out, "};\n\n");
 }
 
 static void emit_descriptor(EmitBuffer *out, const TranslationUnit *tu, const char *module,
-                            bool has_ocl, bool has_cuda)
+                            const EmitBuffer *const code[TARGET_COUNT])
 {
-    char ocl[300] = "NULL", cuda[300] = "NULL", specs[300] = "NULL", kernels[300] = "NULL";
-    if (has_ocl)
-        snprintf(ocl, sizeof ocl, "%s_opencl_source", module);
-    if (has_cuda)
-        snprintf(cuda, sizeof cuda, "%s_cuda_source", module);
+    char specs[300] = "NULL", kernels[300] = "NULL";
     if (tu->spec_const_count)
         snprintf(specs, sizeof specs, "%s_specs", module);
     if (tu->kernel_count)
@@ -315,9 +314,16 @@ static void emit_descriptor(EmitBuffer *out, const TranslationUnit *tu, const ch
     emit_printf(out, "static const sgrt_module_desc %s_module SGRT_MAYBE_UNUSED = {\n", module);
     emit_printf(out, "    SGRT_MODULE_ABI,\n    \"%s\",\n    ", module);
     emit_c_string(out, tu->main_file ? tu->main_file : "");
-    emit_printf(out, ",\n    %s,\n    %s,\n    %d, %s,\n    %d, %s,\n    %s,\n};\n\n", ocl,
-                cuda, tu->spec_const_count, specs, tu->kernel_count, kernels,
-                tu->uses_fp64 ? "true" : "false");
+    /* sources[SGRT_BACKEND_...]: a backend per target, in order */
+    emit_printf(out, ",\n    {");
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        if (code[t])
+            emit_printf(out, "%s%s_%s_source", t ? ", " : "", module, emit_targets[t].name);
+        else
+            emit_printf(out, "%sNULL", t ? ", " : "");
+    }
+    emit_printf(out, "},\n    %d, %s,\n    %d, %s,\n    %s,\n};\n\n", tu->spec_const_count, specs,
+                tu->kernel_count, kernels, tu->uses_fp64 ? "true" : "false");
 }
 
 static void emit_spec_api(EmitBuffer *out, const TranslationUnit *tu, const char *module)
@@ -448,9 +454,8 @@ static void emit_launchers(EmitBuffer *out, const TranslationUnit *tu, const cha
     }
 }
 
-bool emit_header(const TranslationUnit *tu, const char *module_name, const char *opencl_src,
-                 size_t ocl_len, const char *cuda_src, size_t cuda_len, Diag *diag,
-                 EmitBuffer *out)
+bool emit_header(const TranslationUnit *tu, const char *module_name,
+                 const EmitBuffer *const code[TARGET_COUNT], Diag *diag, EmitBuffer *out)
 {
     char module[256];
     if (module_name)
@@ -467,15 +472,16 @@ bool emit_header(const TranslationUnit *tu, const char *module_name, const char 
     emit_printf(out, "_H\n#define SGC_MODULE_");
     emit_upper(out, module);
     emit_printf(out, "_H\n\n#include <sgrt.h>\n\n");
-    emit_source_literal(out, module, "opencl", opencl_src, ocl_len);
-    emit_source_literal(out, module, "cuda", cuda_src, cuda_len);
+    for (int t = 0; t < TARGET_COUNT; t++)
+        if (code[t])
+            emit_source_literal(out, module, emit_targets[t].name, code[t]->data, code[t]->len);
     emit_spec_table(out, tu, module);
     for (int i = 0; i < tu->kernel_count; i++)
         emit_kernel_params(out, tu->kernels[i], module);
     if (tu->kernel_count)
         emit_printf(out, "\n");
     emit_kernel_table(out, tu, module);
-    emit_descriptor(out, tu, module, opencl_src != NULL, cuda_src != NULL);
+    emit_descriptor(out, tu, module, code);
     emit_spec_api(out, tu, module);
     emit_launchers(out, tu, module);
     emit_printf(out, "#endif\n");

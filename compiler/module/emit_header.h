@@ -14,12 +14,12 @@
 
 /* Writes the header for `tu` into `out`.  `module_name` prefixes every
  * generated name; NULL derives it from tu->main_file (see
- * emit_header_module_name).  Either source may be NULL (the descriptor then
- * holds NULL and sgrt refuses that backend).  Returns false after reporting
- * to `diag` when a kernel signature cannot be described. */
-bool emit_header(const TranslationUnit *tu, const char *module_name, const char *opencl_src,
-                 size_t ocl_len, const char *cuda_src, size_t cuda_len, Diag *diag,
-                 EmitBuffer *out);
+ * emit_header_module_name).  code[t] is target t's output, NULL when it was
+ * not asked for (the descriptor then holds NULL and sgrt refuses that
+ * backend).  Returns false after reporting to `diag` when a kernel
+ * signature cannot be described. */
+bool emit_header(const TranslationUnit *tu, const char *module_name,
+                 const EmitBuffer *const code[TARGET_COUNT], Diag *diag, EmitBuffer *out);
 
 /* Reports (to `diag`) what neither the header nor the module description
  * can describe: a spec constant that is not a scalar, a kernel parameter no

@@ -4,8 +4,8 @@
  * a fixed order, so that identical input gives byte-identical output.  The
  * facts come from the same places as the host header's: names and types
  * from emit_header (emit_header_param_shape, emit_header_scalar_name),
- * default spellings from emit_spelling, per-backend refusals from sema
- * (Symbol.cuda_unsupported).  Every key is always present; a fact that does
+ * default spellings from emit_spelling, per-backend refusals from each
+ * target (emit_target_unsupported).  Every key is always present; a fact that does
  * not apply is null.  docs/module.schema.json is the contract. */
 #include "module/emit_json.h"
 
@@ -294,10 +294,12 @@ static void json_kernel(EmitBuffer *out, const Symbol *k, const Requires *r, int
     json_requires(out, r, depth + 1);
     json_key(out, depth + 1, false, "backends");
     emit_write(out, "{", 1);
-    json_key(out, depth + 2, true, "opencl");
-    json_backend_support(out, NULL, depth + 2);
-    json_key(out, depth + 2, false, "cuda");
-    json_backend_support(out, k->cuda_unsupported, depth + 2);
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        char why[200];
+        json_key(out, depth + 2, t == 0, emit_targets[t].name);
+        json_backend_support(out, emit_target_unsupported(&emit_targets[t], k, why, sizeof why) ? why : NULL,
+                             depth + 2);
+    }
     json_close(out, depth + 1, '}');
     json_close(out, depth, '}');
 }

@@ -12,17 +12,11 @@
 #include <string.h>
 
 #include "parse/parse_internal.h"
+#include "base/hash.h"
+#include "base/mem.h"
 #include "parse.tab.h"
 
 /* ---- keywords ---------------------------------------------------------- */
-
-static unsigned hash_bytes(const char *s, size_t len)
-{
-    unsigned h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
 
 static void keywords_init(ParseContext *ctx)
 {
@@ -86,9 +80,7 @@ const char *parse_intern(ParseContext *ctx, const char *text, size_t len)
         size_t capacity = ctx->intern_capacity ? ctx->intern_capacity * 2 : 1024;
         const char **old = ctx->interned;
         size_t old_capacity = ctx->intern_capacity;
-        ctx->interned = calloc(capacity, sizeof *ctx->interned);
-        if (!ctx->interned)
-            abort();
+        ctx->interned = mem_zalloc(capacity, sizeof *ctx->interned);
         ctx->intern_capacity = capacity;
         for (size_t i = 0; i < old_capacity; i++)
             if (old[i]) {

@@ -26,6 +26,8 @@
  *  - No global state; malloc'd tables are freed by pp_free(), tokens,
  *    macros and hidesets live in the arena. */
 #include "pp/preprocess.h"
+#include "base/hash.h"
+#include "base/mem.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -147,9 +149,7 @@ struct Preprocessor {
     do {                                                                    \
         if ((count) == (capacity)) {                                        \
             (capacity) = (capacity) ? 2 * (capacity) : 16;                  \
-            (ptr) = realloc((ptr), sizeof *(ptr) * (size_t)(capacity));     \
-            if (!(ptr))                                                     \
-                abort();                                                    \
+            (ptr) = mem_realloc((ptr), sizeof *(ptr) * (size_t)(capacity)); \
         }                                                                   \
     } while (0)
 
@@ -201,9 +201,7 @@ static void buf_add(Buf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
         b->cap = (b->len + n + 1) * 2;
-        b->data = realloc(b->data, b->cap);
-        if (!b->data)
-            abort();
+        b->data = mem_realloc(b->data, b->cap);
     }
     memcpy(b->data + b->len, s, n);
     b->len += n;
@@ -230,13 +228,7 @@ static void buf_add_tokens(Buf *b, const Token *t, bool space_before_first)
 
 /* ---- macro names and hidesets ------------------------------------------- */
 
-static uint32_t hash_text(const char *s, unsigned len)
-{
-    uint32_t h = 2166136261u;
-    for (unsigned i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
+static uint32_t hash_text(const char *s, unsigned len) { return hash_bytes(s, len); }
 
 static Name *find_name(Preprocessor *pp, const char *text, unsigned len)
 {
@@ -250,9 +242,7 @@ static Name *find_name(Preprocessor *pp, const char *text, unsigned len)
 static void rehash(Preprocessor *pp)
 {
     uint32_t count = pp->bucket_count * 2;
-    Name **buckets = calloc(count, sizeof *buckets);
-    if (!buckets)
-        abort();
+    Name **buckets = mem_zalloc(count, sizeof *buckets);
     for (uint32_t i = 0; i < pp->bucket_count; i++) {
         for (Name *n = pp->buckets[i], *chain; n; n = chain) {
             chain = n->chain;
@@ -394,9 +384,7 @@ static bool is_regular_file(const char *path)
 static char *join_path(const char *dir, size_t dir_len, const char *name)
 {
     size_t name_len = strlen(name);
-    char *path = malloc(dir_len + name_len + 2);
-    if (!path)
-        abort();
+    char *path = mem_alloc(dir_len + name_len + 2);
     memcpy(path, dir, dir_len);
     path[dir_len] = '/';
     memcpy(path + dir_len + 1, name, name_len + 1);
@@ -1973,18 +1961,14 @@ static void push_synthetic(Preprocessor *pp, const char *name, const char *text)
 
 Preprocessor *pp_new(Arena *arena, Diag *diag, uint32_t main_file, const PPOptions *options)
 {
-    Preprocessor *pp = calloc(1, sizeof *pp);
-    if (!pp)
-        abort();
+    Preprocessor *pp = mem_zalloc(1, sizeof *pp);
     if (options)
         pp->options = *options;
     pp->arena = arena;
     pp->diag = diag;
     pp->sources = diag->sources;
     pp->bucket_count = 1024;
-    pp->buckets = calloc(pp->bucket_count, sizeof *pp->buckets);
-    if (!pp->buckets)
-        abort();
+    pp->buckets = mem_zalloc(pp->bucket_count, sizeof *pp->buckets);
     define_handler(pp, "__FILE__", macro_file);
     define_handler(pp, "__LINE__", macro_line);
     define_handler(pp, "__COUNTER__", macro_counter);

@@ -10,27 +10,8 @@
 #include <string.h>
 
 #include "sema/sema_int.h"
+#include "base/hash.h"
 #include "base/suggest.h"
-
-/* ---- small vectors ------------------------------------------------------ */
-
-void vec_push(PtrVec *v, void *p)
-{
-    if (v->count == v->capacity) {
-        v->capacity = v->capacity ? v->capacity * 2 : 16;
-        void **data = realloc(v->data, sizeof(void *) * (size_t)v->capacity);
-        if (!data)
-            abort(); /* arena policy: out of memory is fatal for the compile */
-        v->data = data;
-    }
-    v->data[v->count++] = p;
-}
-
-void vec_free(PtrVec *v)
-{
-    free(v->data);
-    *v = (PtrVec){0};
-}
 
 const char *fmt_type(Sema *s, const Type *ty)
 {
@@ -42,13 +23,7 @@ const char *fmt_type(Sema *s, const Type *ty)
 
 /* ---- scopes ------------------------------------------------------------- */
 
-static unsigned name_hash(const char *name)
-{
-    unsigned h = 2166136261u;
-    for (; *name; name++)
-        h = (h ^ (unsigned char)*name) * 16777619u;
-    return h;
-}
+static unsigned name_hash(const char *name) { return hash_string(name); }
 
 /* A popped scope is never looked at again (symbols keep only its depth), so
  * block scopes are recycled: a unit then holds as many bucket arrays as its
@@ -138,7 +113,7 @@ const char *sema_suggest_name(Sema *s, const char *word)
                     vec_push(&names, (void *)e->name);
     for (int bi = BI_NONE + 1; bi < BI_COUNT; bi++)
         vec_push(&names, (void *)builtin_info[bi].name);
-    const char *best = suggest_closest(word, (const char *const *)names.data, (size_t)names.count);
+    const char *best = suggest_closest(word, (const char *const *)names.items, (size_t)names.count);
     vec_free(&names);
     return best;
 }
@@ -278,9 +253,6 @@ static void check_attrs(Sema *s, Attribute *list, Symbol *fn)
                 diag_error(s->diag, arg->loc, "'reqd_sub_group_size' must be a power of two");
             else
                 fn->reqd_sub_group_size = v;
-            if (sgs && v > 0 && v != 32 && !(v & (v - 1)))
-                fn->cuda_unsupported = arena_printf(
-                    s->arena, "requires sub-group size %d, but CUDA warps have 32 threads", v);
         }
         fn->attrs = list;
     }
@@ -546,9 +518,9 @@ static int compare_spec_ids(const void *pa, const void *pb)
 static void assign_spec_ids(Sema *s)
 {
     int count = s->spec_consts.count, explicit_count = 0;
-    Symbol **sorted = calloc((size_t)count + 1, sizeof *sorted);
+    Symbol **sorted = mem_zalloc((size_t)count + 1, sizeof *sorted);
     for (int i = 0; i < count; i++) {
-        Symbol *a = s->spec_consts.data[i];
+        Symbol *a = s->spec_consts.items[i];
         if (a->spec_id_explicit)
             sorted[explicit_count++] = a;
     }
@@ -567,7 +539,7 @@ static void assign_spec_ids(Sema *s)
     uint32_t next = 0;
     int reserved = 0;
     for (int i = 0; i < count; i++) {
-        Symbol *a = s->spec_consts.data[i];
+        Symbol *a = s->spec_consts.items[i];
         if (a->spec_id_explicit)
             continue;
         while (reserved < explicit_count && sorted[reserved]->spec_id <= next) {
@@ -795,24 +767,8 @@ static Symbol **to_array(Sema *s, PtrVec *v, int *count)
     *count = v->count;
     Symbol **out = ARENA_NEW_ARRAY(s->arena, Symbol *, v->count > 0 ? v->count : 1);
     for (int i = 0; i < v->count; i++)
-        out[i] = v->data[i];
+        out[i] = v->items[i];
     return out;
-}
-
-/* A kernel that CUDA cannot run (Symbol.cuda_unsupported) is left out of
- * the CUDA output with a warning, so that it does not take the other kernels
- * and targets down.  Only when CUDA is the one output asked for and no
- * kernel is left for it is that an error: the output would be empty. */
-static void check_cuda_only(Sema *s, const TranslationUnit *tu)
-{
-    if (!s->opt->target_cuda || s->opt->target_opencl || tu->kernel_count == 0)
-        return;
-    for (int i = 0; i < tu->kernel_count; i++)
-        if (!tu->kernels[i]->cuda_unsupported)
-            return;
-    for (int i = 0; i < tu->kernel_count; i++)
-        diag_error(s->diag, tu->kernels[i]->loc, "kernel '%s' cannot run on CUDA: %s",
-                   tu->kernels[i]->name, tu->kernels[i]->cuda_unsupported);
 }
 
 static void fill_unit(Sema *s, Node *root)
@@ -822,12 +778,11 @@ static void fill_unit(Sema *s, Node *root)
     tu->spec_consts = to_array(s, &s->spec_consts, &tu->spec_const_count);
     tu->functions = to_array(s, &s->functions, &tu->function_count);
     for (int i = 0; i < s->declared_funcs.count; i++) {
-        Symbol *fn = s->declared_funcs.data[i];
+        Symbol *fn = s->declared_funcs.items[i];
         if (fn->is_kernel && fn->def)
             vec_push(&s->kernels, fn);
     }
     tu->kernels = to_array(s, &s->kernels, &tu->kernel_count);
-    check_cuda_only(s, tu);
     for (int i = 0; i < tu->kernel_count; i++)
         tu->uses_sub_groups |= tu->kernels[i]->uses_sub_groups;
     for (int i = 0; i < tu->function_count; i++)
@@ -859,7 +814,7 @@ void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options, 
     assign_spec_ids(&s);
     sema_call_graph(&s);
     for (int i = 0; i < s.functions.count; i++)
-        sema_uniformity(&s, s.functions.data[i]);
+        sema_uniformity(&s, s.functions.items[i]);
     if (root)
         fill_unit(&s, root);
     vec_free(&s.spec_consts);

@@ -79,8 +79,8 @@ static bool merge_flags(Symbol *to, const Symbol *from, bool with_tangle)
     bool tm = to->needs_tangle_mask || (with_tangle && from->needs_tangle_mask);
     bool changed = sg != to->uses_sub_groups || nu != to->uses_non_uniform_groups ||
                    ab != to->uses_async_barrier || tm != to->needs_tangle_mask;
-    if (!to->cuda_unsupported && from->cuda_unsupported && !from->is_kernel) {
-        to->cuda_unsupported = from->cuda_unsupported;   /* a callee's reason */
+    if (from->widest_fixed_group > to->widest_fixed_group && !from->is_kernel) {
+        to->widest_fixed_group = from->widest_fixed_group; /* a callee's group */
         changed = true;
     }
     to->uses_sub_groups = sg;
@@ -96,11 +96,11 @@ static bool propagate_flags(Sema *s)
 {
     bool changed = false;
     for (int i = 0; i < s->declared_funcs.count; i++) {
-        Symbol *fn = s->declared_funcs.data[i];
+        Symbol *fn = s->declared_funcs.items[i];
         for (CallEdge *e = fn->calls; e; e = e->next)
             changed |= merge_flags(fn, e->callee, true);
         for (int j = 0; j < s->declared_funcs.count && fn->has_indirect_calls; j++) {
-            Symbol *target = s->declared_funcs.data[j];
+            Symbol *target = s->declared_funcs.items[j];
             if (target->address_taken)
                 changed |= merge_flags(fn, target, false);
         }
@@ -114,13 +114,13 @@ static void unknown_callers(Sema *s, bool *unknown)
 {
     int n = s->declared_funcs.count;
     for (int i = 0; i < n; i++)
-        unknown[i] = ((Symbol *)s->declared_funcs.data[i])->address_taken;
+        unknown[i] = ((Symbol *)s->declared_funcs.items[i])->address_taken;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; i++) {
             if (!unknown[i])
                 continue;
-            for (CallEdge *e = ((Symbol *)s->declared_funcs.data[i])->calls; e; e = e->next)
+            for (CallEdge *e = ((Symbol *)s->declared_funcs.items[i])->calls; e; e = e->next)
                 if (!unknown[e->callee->index])
                     unknown[e->callee->index] = changed = true;
         }
@@ -133,14 +133,12 @@ void sema_call_graph(Sema *s)
     if (n == 0)
         return;
     Graph g = {.s = s, .n = n};
-    g.color = calloc((size_t)n, 1);
-    g.path = calloc((size_t)n + 1, sizeof(Symbol *));
-    g.reported_undefined = calloc((size_t)n, sizeof(bool));
-    bool *unknown = calloc((size_t)n, sizeof(bool));
-    if (!g.color || !g.path || !g.reported_undefined || !unknown)
-        abort();
+    g.color = mem_zalloc((size_t)n, 1);
+    g.path = mem_zalloc((size_t)n + 1, sizeof(Symbol *));
+    g.reported_undefined = mem_zalloc((size_t)n, sizeof(bool));
+    bool *unknown = mem_zalloc((size_t)n, sizeof(bool));
     for (int i = 0; i < n; i++) {
-        Symbol *fn = s->declared_funcs.data[i];
+        Symbol *fn = s->declared_funcs.items[i];
         if (fn->def && g.color[i] == 0)
             visit(&g, fn);
     }
@@ -148,8 +146,8 @@ void sema_call_graph(Sema *s)
         ;
     unknown_callers(s, unknown);
     for (int i = 0; i < s->tangle_calls.count; i++) {
-        Symbol *owner = s->tangle_owner.data[i];
-        Node *call = s->tangle_calls.data[i];
+        Symbol *owner = s->tangle_owner.items[i];
+        Node *call = s->tangle_calls.items[i];
         if (unknown[owner->index])
             diag_error(s->diag, call->loc,
                        "get_tangle_group cannot be used in '%s': its callers cannot be analysed "

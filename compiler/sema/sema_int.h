@@ -10,17 +10,21 @@
 #define SGCC_SEMA_INT_H
 
 #include "ast/builtins.h"
+#include "base/mem.h"
 #include "sema/sema.h"
 
-/* A growable array of pointers; sema-private scratch, malloc'ed and freed
- * by sema_run (results handed to the TranslationUnit are copied to the arena). */
-typedef struct PtrVec {
-    void **data;
-    int count, capacity;
-} PtrVec;
+#include <stdlib.h>
 
-void vec_push(PtrVec *v, void *p);
-void vec_free(PtrVec *v);
+/* A growable array of pointers (base/mem.h); sema-private scratch, freed by
+ * sema_run (results handed to the TranslationUnit are copied to the arena). */
+typedef VEC(void *) PtrVec;
+
+static inline void vec_push(PtrVec *v, void *p) { VEC_PUSH(v, p); }
+static inline void vec_free(PtrVec *v)
+{
+    free(v->items);
+    *v = (PtrVec){0};
+}
 
 /* Block scopes hold a handful of names; the file scope can hold every
  * function of a large generated library, so it gets a bigger table. */

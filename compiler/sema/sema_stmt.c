@@ -40,7 +40,7 @@ static void case_stmt(Sema *s, Node *n)
         n->lhs = sema_implicit_cast(s, n->lhs, s->sw->cond_ty);
         v = n->lhs->const_value;
         for (int i = 0; i < s->sw->cases.count && !n->lhs->depends_on_spec_const; i++) {
-            Node *other = s->sw->cases.data[i];
+            Node *other = s->sw->cases.items[i];
             if (!other->lhs->depends_on_spec_const && other->lhs->const_value == v) {
                 diag_error(s->diag, n->lhs->loc, "duplicate case value '%lld'", (long long)v);
                 diag_note(s->diag, other->lhs->loc, "previous case defined here");
@@ -125,7 +125,7 @@ static void loop(Sema *s, Node *n)
 static void label_stmt(Sema *s, Node *n)
 {
     for (int i = 0; i < s->labels.count; i++) {
-        Node *other = s->labels.data[i];
+        Node *other = s->labels.items[i];
         if (strcmp(other->name, n->name) == 0) {
             diag_error(s->diag, n->loc, "redefinition of label '%s'", n->name);
             diag_note(s->diag, other->loc, "previous definition is here");
@@ -215,10 +215,10 @@ void sema_function_body(Sema *s, Node *def)
     if (def->body)
         sema_stmt(s, def->body); /* the body block is depth 2: "kernel scope" */
     for (int i = 0; i < s->gotos.count; i++) {
-        Node *g = s->gotos.data[i];
+        Node *g = s->gotos.items[i];
         bool found = false;
         for (int j = 0; j < s->labels.count && !found; j++)
-            found = strcmp(((Node *)s->labels.data[j])->name, g->name) == 0;
+            found = strcmp(((Node *)s->labels.items[j])->name, g->name) == 0;
         if (!found)
             diag_error(s->diag, g->loc, "use of undeclared label '%s'", g->name);
     }
@@ -265,9 +265,7 @@ Type *sema_initializer(Sema *s, Type *ty, Node **slot)
 static Node **list_slots(Node *list, int *count)
 {
     *count = list->items.count;
-    Node **items = calloc((size_t)(*count > 0 ? *count : 1), sizeof(Node *));
-    if (!items)
-        abort();
+    Node **items = mem_zalloc((size_t)(*count > 0 ? *count : 1), sizeof(Node *));
     int i = 0;
     for (Node *it = list->items.head; it; it = it->next)
         items[i++] = it;

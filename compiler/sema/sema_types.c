@@ -395,13 +395,14 @@ int64_t sema_group_size(Sema *s, Node *expr)
     if (expr->depends_on_spec_const)
         return 0;
     int limit = s->opt->max_sub_group_size > 0 ? s->opt->max_sub_group_size : 32;
-    /* Larger than a warp: the function (and every caller) is left out of
-     * the CUDA output rather than failing the whole unit (sema_flow.c). */
-    if (s->opt->target_cuda && limit > 32 && n > 32 && n <= limit && !(n & (n - 1)) && s->func) {
-        if (!s->func->cuda_unsupported)
-            s->func->cuda_unsupported = arena_printf(
-                s->arena, "uses fixed_size_group<%lld>, larger than a CUDA warp (32 threads)",
-                (long long)n);
+    /* A size some target cannot run is recorded on the function (its
+     * callers inherit it, sema_flow.c): such a target leaves them out
+     * (EmitHooks.unsupported) rather than failing the whole unit.  Outside
+     * a function there is nothing to leave out, so the narrowest target's
+     * limit applies (CUDA's warp). */
+    if (n > 0 && !(n & (n - 1)) && n <= limit && s->func) {
+        if (n > s->func->widest_fixed_group)
+            s->func->widest_fixed_group = n;
     } else if (s->opt->target_cuda && limit > 32) {
         limit = 32;
     }

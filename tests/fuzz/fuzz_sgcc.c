@@ -66,9 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         emitted = true;
         for (int t = 0; t < TARGET_COUNT && emitted; t++)
             emitted = emit_targets[t].emit_unit(&tu, &sources, &emit, &diag, &code[t]);
-        if (emitted)
-            emitted = emit_header(&tu, NULL, code[TARGET_OPENCL].data, code[TARGET_OPENCL].len,
-                                  code[TARGET_CUDA].data, code[TARGET_CUDA].len, &diag, &header);
+        if (emitted) {
+            const EmitBuffer *outputs[TARGET_COUNT];
+            for (int t = 0; t < TARGET_COUNT; t++)
+                outputs[t] = &code[t];
+            emitted = emit_header(&tu, NULL, outputs, &diag, &header);
+        }
         /* An emitter that gives up must say why (main.c turns silence into
          * an internal error). */
         if (!emitted && !diag_has_errors(&diag))

@@ -124,7 +124,7 @@ int main(void)
 {
     const sgrt_module_desc *m = &%(module)s_module;
     printf("{\"name\": \"%%s\", \"fp64\": %%d, \"has_opencl\": %%d, \"has_cuda\": %%d, \"specs\": [",
-           m->name, m->needs_fp64, m->opencl_source != NULL, m->cuda_source != NULL);
+           m->name, m->needs_fp64, m->sources[SGRT_BACKEND_OPENCL] != NULL, m->sources[SGRT_BACKEND_CUDA] != NULL);
     for (uint32_t i = 0; i < m->spec_count; i++) {
         const sgrt_spec_desc *s = &m->specs[i];
         printf("%%s{\"name\": \"%%s\", \"id\": %%" PRIu32 ", \"type\": \"%%s\", \"required\": %%d, \"bits\": ",

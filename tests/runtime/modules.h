@@ -48,7 +48,7 @@ static const sgrt_kernel_desc vadd_kernels[] = {
 };
 static const sgrt_module_desc vadd_module = {
     .abi = SGRT_MODULE_ABI, .name = "vadd", .source_file = "vadd.sgc",
-    .opencl_source = vadd_cl, .cuda_source = vadd_cu,
+    .sources = {[SGRT_BACKEND_OPENCL] = vadd_cl, [SGRT_BACKEND_CUDA] = vadd_cu},
     .kernel_count = 1, .kernels = vadd_kernels,
 };
 
@@ -97,7 +97,7 @@ static const sgrt_kernel_desc block_sum_kernels[] = {
 };
 static const sgrt_module_desc block_sum_module = {
     .abi = SGRT_MODULE_ABI, .name = "block_sum", .source_file = "block_sum.sgc",
-    .opencl_source = block_sum_cl, .cuda_source = block_sum_cu,
+    .sources = {[SGRT_BACKEND_OPENCL] = block_sum_cl, [SGRT_BACKEND_CUDA] = block_sum_cu},
     .spec_count = 2, .specs = block_sum_specs,
     .kernel_count = 1, .kernels = block_sum_kernels,
 };
@@ -150,7 +150,7 @@ static const sgrt_kernel_desc echo_kernels[] = {
 };
 static const sgrt_module_desc echo_module = {
     .abi = SGRT_MODULE_ABI, .name = "echo", .source_file = "echo.sgc",
-    .opencl_source = echo_cl, .cuda_source = echo_cu,
+    .sources = {[SGRT_BACKEND_OPENCL] = echo_cl, [SGRT_BACKEND_CUDA] = echo_cu},
     .spec_count = 6, .specs = echo_specs,
     .kernel_count = 1, .kernels = echo_kernels, .needs_fp64 = true,
 };
@@ -190,7 +190,7 @@ static const sgrt_kernel_desc reverse_kernels[] = {
 };
 static const sgrt_module_desc reverse_module = {
     .abi = SGRT_MODULE_ABI, .name = "reverse", .source_file = "reverse.sgc",
-    .opencl_source = reverse_cl, .cuda_source = reverse_cu,
+    .sources = {[SGRT_BACKEND_OPENCL] = reverse_cl, [SGRT_BACKEND_CUDA] = reverse_cu},
     .kernel_count = 1, .kernels = reverse_kernels,
 };
 
@@ -207,13 +207,14 @@ static const sgrt_kernel_desc broken_kernels[] = {
 };
 static const sgrt_module_desc broken_module = {
     .abi = SGRT_MODULE_ABI, .name = "broken", .source_file = "broken.sgc",
-    .opencl_source = broken_src, .cuda_source = "#define __kernel extern \"C\" __global__\n"
-                                                "#define __global\n"
-                                                "#line 1 \"broken.sgc\"\n"
-                                                "__kernel void broken(__global int *p) {\n"
-                                                "  int x = 1;\n"
-                                                "  p[0] = x + undeclared_name;\n"
-                                                "}\n",
+    .sources = {[SGRT_BACKEND_OPENCL] = broken_src,
+                [SGRT_BACKEND_CUDA] = "#define __kernel extern \"C\" __global__\n"
+                                      "#define __global\n"
+                                      "#line 1 \"broken.sgc\"\n"
+                                      "__kernel void broken(__global int *p) {\n"
+                                      "  int x = 1;\n"
+                                      "  p[0] = x + undeclared_name;\n"
+                                      "}\n"},
     .kernel_count = 1, .kernels = broken_kernels,
 };
 
@@ -223,7 +224,7 @@ static const sgrt_kernel_desc needs_sg_kernels[] = {
 };
 static const sgrt_module_desc needs_sg_module = {
     .abi = SGRT_MODULE_ABI, .name = "needs_sg", .source_file = "needs_sg.sgc",
-    .opencl_source = vadd_cl, .cuda_source = vadd_cu,
+    .sources = {[SGRT_BACKEND_OPENCL] = vadd_cl, [SGRT_BACKEND_CUDA] = vadd_cu},
     .kernel_count = 1, .kernels = needs_sg_kernels,
 };
 

@@ -235,10 +235,10 @@ static EmitOptions OPTS = {.line_directives = true, .sgcc_version = "test"};
 static EmitCtx *ctx_for(const EmitHooks *hooks)
 {
     /* What the previous expression left (emit_unit frees these itself). */
-    for (int i = 0; i < CTX.piece_count; i++)
-        free(CTX.piece_keys[i]);
-    free(CTX.piece_keys);
-    free(CTX.defined_records);
+    for (int i = 0; i < CTX.piece_keys.count; i++)
+        free(CTX.piece_keys.items[i]);
+    free(CTX.piece_keys.items);
+    free(CTX.defined_records.items);
     emit_buffer_free(&CTX.pieces);
     emit_buffer_free(&OUT);
     emit_buffer_init(&OUT);
@@ -1081,12 +1081,12 @@ START_TEST(test_reserved_renaming)
      * it at file scope */
     const char *names[] = {"index"};
     EmitCtx *ctx = ctx_for(&emit_cuda_hooks);
-    ctx->file_scope_names = names;
-    ctx->file_scope_count = 1;
+    ctx->file_scope_names.items = names;
+    ctx->file_scope_names.count = 1;
     emit_name(ctx, "index");
     emit_name(ctx, "index_");
-    ctx->file_scope_names = NULL;
-    ctx->file_scope_count = 0;
+    ctx->file_scope_names.items = NULL;
+    ctx->file_scope_names.count = 0;
     ck_assert_str_eq(OUT.data, "index_index__");
 }
 END_TEST

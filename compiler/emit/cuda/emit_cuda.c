@@ -102,11 +102,20 @@ static void cuda_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_definit
     }
 }
 
-/* Sema decides what CUDA cannot run (a required sub-group size other than
- * 32, a fixed-size group wider than a warp); emit.c leaves it out. */
-static const char *cuda_unsupported(const Symbol *fn)
+/* What CUDA cannot run, from sema's facts: a required sub-group size other
+ * than 32, a fixed-size group wider than a warp (its own or a callee's);
+ * emit.c leaves it out. */
+static bool cuda_unsupported(const Symbol *fn, char *why, size_t cap)
 {
-    return fn->cuda_unsupported;
+    if (fn->reqd_sub_group_size > 0 && fn->reqd_sub_group_size != 32)
+        snprintf(why, cap, "requires sub-group size %d, but CUDA warps have 32 threads",
+                 fn->reqd_sub_group_size);
+    else if (fn->widest_fixed_group > 32)
+        snprintf(why, cap, "uses fixed_size_group<%lld>, larger than a CUDA warp (32 threads)",
+                 (long long)fn->widest_fixed_group);
+    else
+        return false;
+    return true;
 }
 
 /* `local T *p` of a kernel: dynamic shared memory, passed as a byte offset. */
