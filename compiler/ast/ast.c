@@ -1,6 +1,13 @@
 /* ast.c — node construction and the name tables declared in ast.h. */
 #include "ast/ast.h"
 
+const ScalarType scalar_types[TY_LAST_SCALAR + 1] = {
+#define SCALAR(kind, spelling, sgrt, ctype, setter, member) \
+    [TY_##kind] = {spelling, sgrt, ctype, setter, member},
+#include "ast/scalars.def"
+#undef SCALAR
+};
+
 const char *const group_kind_names[GROUP_KIND_COUNT] = {
 #define X(name, spelling) [GROUP_##name] = spelling,
     GROUP_KINDS(X)

@@ -64,21 +64,14 @@ typedef enum GroupKind {
 
 extern const char *const group_kind_names[GROUP_KIND_COUNT];
 
+/* The scalar kinds come first, in the order of scalars.def.  Plain char is
+ * signed on every target we emit for; long is 64-bit on every target
+ * (OpenCL long); size_t is unsigned, 64-bit for analysis, emitted as
+ * size_t. */
 typedef enum TypeKind {
-    TY_VOID,
-    TY_BOOL,
-    TY_CHAR,     /* plain char: signed on every target we emit for */
-    TY_SCHAR,
-    TY_UCHAR,
-    TY_SHORT,
-    TY_USHORT,
-    TY_INT,
-    TY_UINT,
-    TY_LONG,     /* 64-bit on every target (OpenCL long) */
-    TY_ULONG,
-    TY_SIZE_T,   /* unsigned, 64-bit for analysis; emitted as size_t */
-    TY_FLOAT,
-    TY_DOUBLE,
+#define SCALAR(kind, spelling, sgrt, ctype, setter, member) TY_##kind,
+#include "ast/scalars.def"
+#undef SCALAR
     TY_ENUM,     /* underlying int */
     TY_PTR,
     TY_ARRAY,
@@ -104,6 +97,17 @@ typedef struct Param {
     Type *ty;
     SrcLoc loc;
 } Param;
+
+#define TY_LAST_SCALAR TY_DOUBLE
+
+/* One row of scalars.def. */
+typedef struct ScalarType {
+    const char *spelling, *sgrt, *ctype, *setter, *member;
+} ScalarType;
+
+extern const ScalarType scalar_types[TY_LAST_SCALAR + 1];
+
+static inline bool type_kind_is_scalar(TypeKind kind) { return kind <= TY_LAST_SCALAR; }
 
 struct Type {
     TypeKind kind;

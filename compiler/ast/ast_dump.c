@@ -1,5 +1,5 @@
-/* ast_dump.c — the syntax tree as a compact S-expression, for parser unit
- * tests and `sgcc --dump-ast` (a debugging aid, not a stable format).
+/* ast_dump.c — the syntax tree as a compact S-expression, for the parser's
+ * unit tests and debugging (not a stable format; no sgcc option prints it).
  *
  *   int x = a + 1;   =>   (decl (specs int) (x = (+ a 1)))
  */

@@ -1,4 +1,4 @@
-/* ast_dump.h — S-expression dump of the syntax tree (tests, --dump-ast). */
+/* ast_dump.h — S-expression dump of the syntax tree (unit tests, debugging). */
 #ifndef SGCC_AST_DUMP_H
 #define SGCC_AST_DUMP_H
 

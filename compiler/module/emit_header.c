@@ -26,42 +26,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* SGC scalar kinds as sgrt sees them: X(kind, sgrt suffix, C type, lower
- * name used in sgrt_program_set_spec_<lower>, sgrt_value member).  Must
+/* A scalar as sgrt sees it: its row of scalars.def (ast/ast.h), an enum
+ * as an int; NULL for void and anything not a scalar.  The sgrt columns
  * follow SGRT_TYPES in runtime/sgrt.h. */
-#define HEADER_SCALARS(X)                                  \
-    X(TY_BOOL, "BOOL", "bool", "bool", "b")                \
-    X(TY_CHAR, "CHAR", "int8_t", "char", "c")              \
-    X(TY_SCHAR, "CHAR", "int8_t", "char", "c")             \
-    X(TY_UCHAR, "UCHAR", "uint8_t", "uchar", "uc")         \
-    X(TY_SHORT, "SHORT", "int16_t", "short", "s")          \
-    X(TY_USHORT, "USHORT", "uint16_t", "ushort", "us")     \
-    X(TY_INT, "INT", "int32_t", "int", "i")                \
-    X(TY_ENUM, "INT", "int32_t", "int", "i")               \
-    X(TY_UINT, "UINT", "uint32_t", "uint", "ui")           \
-    X(TY_LONG, "LONG", "int64_t", "long", "l")             \
-    X(TY_ULONG, "ULONG", "uint64_t", "ulong", "ul")        \
-    X(TY_SIZE_T, "ULONG", "uint64_t", "ulong", "ul")       \
-    X(TY_FLOAT, "FLOAT", "float", "float", "f")            \
-    X(TY_DOUBLE, "DOUBLE", "double", "double", "d")
-
-typedef struct ScalarInfo {
-    TypeKind kind;
-    const char *sgrt, *ctype, *lower, *member;
-} ScalarInfo;
-
-static const ScalarInfo scalars[] = {
-#define X(kind, sgrt, ctype, lower, member) {kind, sgrt, ctype, lower, member},
-    HEADER_SCALARS(X)
-#undef X
-};
+typedef ScalarType ScalarInfo;
 
 static const ScalarInfo *scalar_info(const Type *ty)
 {
-    for (size_t i = 0; ty && i < sizeof scalars / sizeof *scalars; i++)
-        if (scalars[i].kind == ty->kind)
-            return &scalars[i];
-    return NULL;
+    TypeKind kind = ty ? (ty->kind == TY_ENUM ? TY_INT : ty->kind) : TY_VOID;
+    return type_kind_is_scalar(kind) && scalar_types[kind].sgrt ? &scalar_types[kind] : NULL;
 }
 
 void emit_header_module_name(const char *path, char *buf, size_t cap)
@@ -204,7 +177,7 @@ static bool param_shape(const Type *ty, ParamShape *shape)
 const char *emit_header_scalar_name(const Type *ty)
 {
     const ScalarInfo *si = scalar_info(ty);
-    return si ? si->lower : NULL;
+    return si ? si->setter : NULL;
 }
 
 bool emit_header_param_shape(const Type *ty, EmitParamShape *out)
@@ -215,7 +188,7 @@ bool emit_header_param_shape(const Type *ty, EmitParamShape *out)
                 : shape.kind[0] == 'C' ? EMIT_PARAM_CONSTANT
                 : shape.kind[0] == 'L' ? EMIT_PARAM_LOCAL
                                        : EMIT_PARAM_SCALAR;
-    out->scalar_name = shape.scalar ? shape.scalar->lower : NULL;
+    out->scalar_name = shape.scalar ? shape.scalar->setter : NULL;
     out->size = shape.size;
     out->is_const = ty->kind == TY_PTR ? ty->base && ty->base->is_const : ty->is_const;
     return ok;
@@ -346,8 +319,8 @@ static void emit_spec_api(EmitBuffer *out, const TranslationUnit *tu, const char
                     "/* %s %s%s */\n"
                     "static inline sgrt_status %s_set_%s(sgrt_program *program, %s value)\n"
                     "{\n    return sgrt_program_set_spec_%s(program, %" PRIu32 ", value);\n}\n\n",
-                    si->lower, sc->name, sc->spec_required ? " (required)" : "", module,
-                    sc->name, si->ctype, si->lower, sc->spec_id);
+                    si->setter, sc->name, sc->spec_required ? " (required)" : "", module,
+                    sc->name, si->ctype, si->setter, sc->spec_id);
         if (sc->ty->kind != TY_BOOL)   /* `true` has type int in C17 */
             emit_printf(out,
                         "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && "
@@ -427,7 +400,7 @@ static void emit_launcher_macro(EmitBuffer *out, const Symbol *k, const char *mo
         ParamShape shape;
         param_shape(p->ty, &shape);
         /* bool is left alone: `true` has type int in C17. */
-        if (shape.kind[0] == 'S' && shape.scalar && shape.scalar->kind != TY_BOOL)
+        if (shape.kind[0] == 'S' && shape.scalar && shape.scalar != &scalar_types[TY_BOOL])
             emit_printf(out, ", SGRT_EXACT((a%d), %s)", i, shape.scalar->ctype);
         else if (shape.kind[0] == 'G' || shape.kind[0] == 'C')
             emit_printf(out, ", SGRT_EXACT((a%d), sgrt_buffer *)", i);

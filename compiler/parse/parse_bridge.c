@@ -34,16 +34,21 @@ static void keywords_init(ParseContext *ctx)
     }
 }
 
-static int keyword_token(const ParseContext *ctx, const Token *tok)
+int parse_keyword_token(const ParseContext *ctx, const char *text, size_t len)
 {
-    unsigned slot = hash_bytes(tok->text, tok->len) % KEYWORD_BUCKETS;
+    unsigned slot = hash_bytes(text, len) % KEYWORD_BUCKETS;
     while (ctx->keywords[slot].spelling) {
         const KeywordEntry *k = &ctx->keywords[slot];
-        if (k->len == tok->len && memcmp(k->spelling, tok->text, tok->len) == 0)
+        if (k->len == len && memcmp(k->spelling, text, len) == 0)
             return k->token;
         slot = (slot + 1) % KEYWORD_BUCKETS;
     }
     return 0;
+}
+
+static int keyword_token(const ParseContext *ctx, const Token *tok)
+{
+    return parse_keyword_token(ctx, tok->text, tok->len);
 }
 
 void parse_context_init(ParseContext *ctx, Arena *arena, Diag *diag, Preprocessor *pp)

@@ -105,4 +105,7 @@ void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, const DeclSpecs *from
 /* Attaches `inner` at the innermost end of the derivation chain `outer`. */
 Declarator *parse_declarator_wrap(Declarator *outer, Declarator *inner);
 
+/* The bison token of keyword `text` (keywords.def), 0 for an identifier. */
+int parse_keyword_token(const ParseContext *ctx, const char *text, size_t len);
+
 #endif

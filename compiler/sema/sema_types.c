@@ -260,21 +260,9 @@ Type *type_common_arith(Sema *s, Type *a, Type *b)
 
 static const char *basic_name(const Type *ty)
 {
+    if (type_kind_is_scalar(ty->kind))
+        return scalar_types[ty->kind].spelling;
     switch (ty->kind) {
-    case TY_VOID: return "void";
-    case TY_BOOL: return "bool";
-    case TY_CHAR: return "char";
-    case TY_SCHAR: return "signed char";
-    case TY_UCHAR: return "uchar";
-    case TY_SHORT: return "short";
-    case TY_USHORT: return "ushort";
-    case TY_INT: return "int";
-    case TY_UINT: return "uint";
-    case TY_LONG: return "long";
-    case TY_ULONG: return "ulong";
-    case TY_SIZE_T: return "size_t";
-    case TY_FLOAT: return "float";
-    case TY_DOUBLE: return "double";
     case TY_ASYNC_BARRIER: return "async_barrier";
     case TY_ARRIVAL_TOKEN: return "arrival_token";
     default: return NULL;

@@ -7,6 +7,8 @@
 
 #include "ast/ast_dump.h"
 #include "parse/parse.h"
+#include "parse/parse_internal.h"
+#include "parse.tab.h"
 
 typedef struct Captured {
     char text[4096];
@@ -199,6 +201,33 @@ START_TEST(test_error_recovery_reports_each_error_once)
 }
 END_TEST
 
+/* keywords.def and parse.y's %token KW_* list change together: every
+ * keyword maps to its own token (a missing %token does not compile), and
+ * the bridge's table finds each spelling, and nothing else. */
+START_TEST(test_keywords)
+{
+    static const struct { const char *spelling; int token; } keywords[] = {
+#define KEYWORD(token, spelling) {spelling, KW_##token},
+#include "lex/keywords.def"
+#undef KEYWORD
+    };
+    enum { COUNT = sizeof keywords / sizeof keywords[0] };
+    ParseContext *ctx = calloc(1, sizeof *ctx);
+    ck_assert_ptr_nonnull(ctx);
+    parse_context_init(ctx, NULL, NULL, NULL);
+    for (int i = 0; i < COUNT; i++) {
+        const char *s = keywords[i].spelling;
+        ck_assert_int_eq(parse_keyword_token(ctx, s, strlen(s)), keywords[i].token);
+        for (int j = 0; j < i; j++)
+            ck_assert_int_ne(keywords[i].token, keywords[j].token);
+    }
+    ck_assert_int_eq(parse_keyword_token(ctx, "kernels", 7), 0);
+    ck_assert_int_eq(parse_keyword_token(ctx, "in", 2), 0);
+    parse_context_free(ctx);
+    free(ctx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("parse");
@@ -210,6 +239,7 @@ int main(void)
     tcase_add_test(tc, test_sgc_additions);
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_error_recovery_reports_each_error_once);
+    tcase_add_test(tc, test_keywords);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

@@ -670,6 +670,28 @@ START_TEST(test_several_errors_no_cascade)
 }
 END_TEST
 
+/* The tables written once (ast/scalars.def, ast/builtins.h) are complete:
+ * every row has its spellings, and the arrays have one row per enum value. */
+START_TEST(test_scalar_table)
+{
+    ck_assert_int_eq(sizeof scalar_types / sizeof scalar_types[0], TY_LAST_SCALAR + 1);
+    for (int k = 0; k <= TY_LAST_SCALAR; k++) {
+        const ScalarType *t = &scalar_types[k];
+        ck_assert_ptr_nonnull(t->spelling);
+        bool value = k != TY_VOID;
+        ck_assert_msg(value == (t->sgrt && t->ctype && t->setter && t->member),
+                      "scalars.def row %d (%s)", k, t->spelling);
+    }
+    ck_assert_int_eq(sizeof builtin_info / sizeof builtin_info[0], BI_COUNT);
+    for (int b = BI_NONE + 1; b < BI_COUNT; b++)
+        ck_assert_ptr_nonnull(builtin_info[b].name);
+    ck_assert_int_eq(sizeof method_info / sizeof method_info[0], METHOD_COUNT);
+    ck_assert_int_eq(sizeof group_op_names / sizeof group_op_names[0], GOP_COUNT);
+    for (int op = 1; op < GOP_COUNT; op++)
+        ck_assert_ptr_nonnull(group_op_names[op]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("sema");
@@ -693,6 +715,7 @@ int main(void)
     tcase_add_test(tc, test_valid_programs);
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
     tcase_add_test(tc, test_several_errors_no_cascade);
+    tcase_add_test(tc, test_scalar_table);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* CUDA C's spelling of each scalar kind (scalars.def lists SGC's); no
+ * default, so that -Wswitch names a kind added without one. */
 static const char *cuda_scalar_type(TypeKind kind)
 {
     switch (kind) {
@@ -31,8 +33,11 @@ static const char *cuda_scalar_type(TypeKind kind)
     case TY_SIZE_T: return "size_t";
     case TY_FLOAT: return "float";
     case TY_DOUBLE: return "double";
-    default: return "int";
+    case TY_PTR: case TY_ARRAY: case TY_STRUCT: case TY_UNION: case TY_FUNC:
+    case TY_GROUP: case TY_ASYNC_BARRIER: case TY_ARRIVAL_TOKEN:
+        break; /* not scalars: the printer never asks */
     }
+    return "int";
 }
 
 /* `long long` is the 64-bit type on every CUDA host (LP64 and LLP64). */

@@ -11,25 +11,11 @@
 
 #include <string.h>
 
+/* OpenCL C spells the scalar types as SGC does (scalars.def); an enum is
+ * an int. */
 static const char *opencl_scalar_type(TypeKind kind)
 {
-    switch (kind) {
-    case TY_VOID: return "void";
-    case TY_BOOL: return "bool";
-    case TY_CHAR: return "char";
-    case TY_SCHAR: return "signed char";
-    case TY_UCHAR: return "uchar";
-    case TY_SHORT: return "short";
-    case TY_USHORT: return "ushort";
-    case TY_INT: case TY_ENUM: return "int";
-    case TY_UINT: return "uint";
-    case TY_LONG: return "long";
-    case TY_ULONG: return "ulong";
-    case TY_SIZE_T: return "size_t";
-    case TY_FLOAT: return "float";
-    case TY_DOUBLE: return "double";
-    default: return "int";
-    }
+    return type_kind_is_scalar(kind) ? scalar_types[kind].spelling : "int";
 }
 
 /* OpenCL `long` is 64-bit on every device, so `L` is exact. */

@@ -22,18 +22,12 @@
 static const char *opencl_elem(TypeKind k)
 {
     switch (k) {
-    case TY_BOOL: return "bool";
-    case TY_CHAR: case TY_SCHAR: return "char";
-    case TY_UCHAR: return "uchar";
-    case TY_SHORT: return "short";
-    case TY_USHORT: return "ushort";
-    case TY_UINT: return "uint";
-    case TY_LONG: return "long";
-    case TY_ULONG: case TY_SIZE_T: return "ulong";
-    case TY_FLOAT: return "float";
-    case TY_DOUBLE: return "double";
-    default: return "int";
+    case TY_SCHAR: k = TY_CHAR; break;
+    case TY_SIZE_T: k = TY_ULONG; break;
+    case TY_VOID: case TY_ENUM: k = TY_INT; break;
+    default: break;
     }
+    return type_kind_is_scalar(k) ? scalar_types[k].spelling : "int";
 }
 
 /* An argument of element type `k`: the library's parameter types are fixed,
