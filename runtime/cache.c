@@ -165,7 +165,7 @@ bool sgrt_cache_load(SgrtCacheKey key, char **log, unsigned char **binary, size_
     unsigned char *data;
     if (!entry_path(key, path, sizeof path) || !(data = read_file(path, &size)))
         return false;
-    CacheHeader h;
+    CacheHeader h = {0};
     bool ok = size >= sizeof h;
     if (ok) {
         memcpy(&h, data, sizeof h);

@@ -85,7 +85,7 @@ static int simple_spec(const char *fmt, char *conv)
     if (fmt[0] == 'z') {
         mods = 1;
     } else {
-        while (fmt[mods] == 'l' && mods < 2)
+        while (mods < 2 && fmt[mods] == 'l')
             mods++;
     }
     char c = fmt[mods];

@@ -279,8 +279,9 @@ static void cuda_atomic_call(EmitCtx *ctx, const Node *call)
     emit_call_args(ctx, call, true);
 }
 
-/* SGC math -> CUDA: the float and double spellings, or NULL where the
- * function is printed specially (clamp, integer min/max/abs). */
+/* SGC math -> CUDA for float and double arguments: X(builtin, float
+ * spelling, double spelling).  clamp is printed by print_clamp; integer
+ * arguments keep SGC's name (abs of a long: llabs). */
 #define CUDA_MATH(X)                                   \
     X(SQRT, "sqrtf", "sqrt") X(RSQRT, "rsqrtf", "rsqrt") \
     X(EXP, "expf", "exp") X(LOG, "logf", "log")          \
@@ -290,8 +291,7 @@ static void cuda_atomic_call(EmitCtx *ctx, const Node *call)
     X(POW, "powf", "pow") X(FMIN, "fminf", "fmin")       \
     X(FMAX, "fmaxf", "fmax") X(FMA, "fmaf", "fma")       \
     X(MAD, "fmaf", "fma") X(MIN, "fminf", "fmin")        \
-    X(MAX, "fmaxf", "fmax") X(ABS, "fabsf", "fabs")      \
-    X(CLAMP, NULL, NULL)
+    X(MAX, "fmaxf", "fmax") X(ABS, "fabsf", "fabs")
 
 static void print_clamp(EmitCtx *ctx, const Node *call, bool is_float, bool is_double)
 {
@@ -319,7 +319,7 @@ static void cuda_math_call(EmitCtx *ctx, const Node *call)
     const char *name = builtin_info[call->builtin].name;
     if (is_float || is_double) {
         switch ((Builtin)call->builtin) {
-#define X(bi, f, d) case BI_##bi: if (f) name = is_float ? f : d; break;
+#define X(bi, f, d) case BI_##bi: name = is_float ? f : d; break;
         CUDA_MATH(X)
 #undef X
         default: break;
