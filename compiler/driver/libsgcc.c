@@ -463,8 +463,8 @@ static void internal_error(Compilation *c, const char *what)
         diag_report_at(&c->diag, DIAG_ERROR, "sgcc", 0, 0, what);
 }
 
-/* Each selected target, then the header and the JSON (both need both
- * targets, so sema checked for both). */
+/* Each selected target, then the header and the JSON (both need every
+ * target, so sema checked for all). */
 static void emit_outputs(Compilation *c, const bool need[TARGET_COUNT])
 {
     const sgcc_options *opt = c->opt;
@@ -540,14 +540,16 @@ static void translate(Compilation *c, const char *main_name)
      * too; otherwise it would only add a cascade.  Nothing is emitted. */
     if (diag_has_errors(&c->diag) && !parse_tree_checkable(root))
         return;
-    bool both = opt->header || opt->module_json;
-    bool need[TARGET_COUNT] = {
-        [TARGET_OPENCL] = (opt->targets & SGCC_TARGET_OPENCL) || both,
-        [TARGET_CUDA] = (opt->targets & SGCC_TARGET_CUDA) || both,
-    };
-    SemaOptions sema = {.max_sub_group_size = 64,
-                        .target_opencl = need[TARGET_OPENCL],
-                        .target_cuda = need[TARGET_CUDA]};
+    bool all = opt->header || opt->module_json;
+    bool need[TARGET_COUNT];
+    SemaOptions sema = {.max_sub_group_size = 64};
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        need[t] = (opt->targets & sgcc_target_bit(t)) || all;
+        int widest = emit_target_sub_group_max(&emit_targets[t]);
+        if (need[t] && widest < sema.max_sub_group_size &&
+            (!sema.narrowest_sub_group_size || widest < sema.narrowest_sub_group_size))
+            sema.narrowest_sub_group_size = widest;
+    }
     c->tu.main_file = main_name;
     sema_run(&c->arena, &c->diag, root, &sema, &c->tu);
     check_single_target(c, need);

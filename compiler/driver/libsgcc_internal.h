@@ -8,6 +8,13 @@
 #include "emit/emit.h"
 #include "driver/sgcc.h"
 
+/* The public sgcc_target bit of emit target t: sgcc.h's bits follow
+ * EmitTargetKind's order. */
+_Static_assert((unsigned)SGCC_TARGET_OPENCL == 1u << TARGET_OPENCL &&
+                   (unsigned)SGCC_TARGET_CUDA == 1u << TARGET_CUDA,
+               "sgcc_target bits in EmitTargetKind's order");
+static inline unsigned sgcc_target_bit(int t) { return 1u << t; }
+
 typedef struct SgccHooks {
     /* Called once after every requested output was emitted without errors;
      * may report more diagnostics to `diag` (they join the result's).

@@ -937,8 +937,9 @@ static void print_search_list(const DriverOptions *opt, const Job *job)
 static sgcc_status configure(const DriverOptions *opt, const Job *job, VerifyContext *verify)
 {
     sgcc_options *lib = opt->lib;
-    unsigned targets = (opt->target[TARGET_OPENCL] ? SGCC_TARGET_OPENCL : 0)
-                       | (opt->target[TARGET_CUDA] ? SGCC_TARGET_CUDA : 0);
+    unsigned targets = 0;
+    for (int t = 0; t < TARGET_COUNT; t++)
+        targets |= opt->target[t] ? sgcc_target_bit(t) : 0;
     sgcc_status s = sgcc_options_set_targets(lib, targets);
     if (s == SGCC_OK)
         s = sgcc_options_set_header(lib, job->header != NULL);

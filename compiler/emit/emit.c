@@ -2352,3 +2352,8 @@ bool emit_target_unsupported(const EmitTarget *target, const Symbol *fn, char *w
 {
     return target->hooks->unsupported && target->hooks->unsupported(fn, why, cap);
 }
+
+int emit_target_sub_group_max(const EmitTarget *target)
+{
+    return target->hooks->lowering ? target->hooks->lowering->sub_group_max : 64;
+}

@@ -57,5 +57,7 @@ extern const EmitTarget emit_targets[TARGET_COUNT];
  * output, the header and the module description say why): writes the
  * reason into why[cap] and returns true, or returns false. */
 bool emit_target_unsupported(const EmitTarget *target, const Symbol *fn, char *why, size_t cap);
+/* The largest sub-group the target's output may meet (CUDA: a warp). */
+int emit_target_sub_group_max(const EmitTarget *target);
 
 #endif

@@ -106,13 +106,4 @@ void emit_tangle_prologue(EmitCtx *ctx, const Symbol *fn);
  * get_tangle_group); only meaningful inside a function that needs one. */
 void emit_tangle_print_mask(EmitCtx *ctx);
 
-/* ---- the targets' tables ----------------------------------------------- */
-extern const EmitLowering emit_opencl_lowering;
-extern const EmitLowering emit_cuda_lowering;
-/* OpenCL: the __local scratch of work-group functions, declared in kernels
- * and passed to device functions that need it (EmitHooks.group_*). */
-void emit_opencl_scratch_prologue(EmitCtx *ctx, const Symbol *fn);
-void emit_opencl_scratch_params(EmitCtx *ctx, const Symbol *fn, bool first);
-void emit_opencl_scratch_args(EmitCtx *ctx, const Node *call, const Symbol *callee, bool first);
-
 #endif

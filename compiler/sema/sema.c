@@ -795,7 +795,7 @@ static void fill_unit(Sema *s, Node *root)
 
 void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options, TranslationUnit *tu)
 {
-    static const SemaOptions defaults = {.max_sub_group_size = 32, .target_opencl = true, .target_cuda = true};
+    static const SemaOptions defaults = {.max_sub_group_size = 32, .narrowest_sub_group_size = 32};
     Sema s = {.arena = arena, .diag = diag, .opt = options ? options : &defaults, .tu = tu};
     tu->root = root; /* sema_name_was_dropped reads it during the walk */
     types_init(&s);

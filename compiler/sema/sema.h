@@ -7,9 +7,11 @@
 #include "ast/ast.h"
 
 typedef struct SemaOptions {
-    int max_sub_group_size;   /* largest sub-group size any backend supports (64) */
-    bool target_opencl;       /* output will be emitted for OpenCL C */
-    bool target_cuda;         /* output will be emitted for CUDA C */
+    int max_sub_group_size;   /* largest sub-group size any target supports (64) */
+    int narrowest_sub_group_size; /* the smallest largest-sub-group of the targets
+                                 asked for (CUDA: 32), 0 when none is narrower:
+                                 the limit of fixed_size_group<N> where no
+                                 function can be left out of one target */
 } SemaOptions;
 
 /* Annotates the tree in place and fills `tu`.  Reports errors to `diag`;

@@ -388,11 +388,12 @@ int64_t sema_group_size(Sema *s, Node *expr)
      * (EmitHooks.unsupported) rather than failing the whole unit.  Outside
      * a function there is nothing to leave out, so the narrowest target's
      * limit applies (CUDA's warp). */
+    int narrowest = s->opt->narrowest_sub_group_size;
     if (n > 0 && !(n & (n - 1)) && n <= limit && s->func) {
         if (n > s->func->widest_fixed_group)
             s->func->widest_fixed_group = n;
-    } else if (s->opt->target_cuda && limit > 32) {
-        limit = 32;
+    } else if (narrowest > 0 && limit > narrowest) {
+        limit = narrowest;
     }
     if (n <= 0 || (n & (n - 1)) != 0) {
         diag_error(s->diag, expr->loc, "fixed_size_group size %lld is not a power of two", (long long)n);

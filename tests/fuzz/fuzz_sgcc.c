@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Node *root = parse_translation_unit(&arena, &diag, pp);
     bool emitted = false;
     if (!diag_has_errors(&diag)) {
-        SemaOptions sema = {.max_sub_group_size = 64, .target_opencl = true, .target_cuda = true};
+        SemaOptions sema = {.max_sub_group_size = 64, .narrowest_sub_group_size = 32};
         tu.main_file = "fuzz.sgc";
         sema_run(&arena, &diag, root, &sema, &tu);
     }

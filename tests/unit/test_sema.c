@@ -54,7 +54,7 @@ static Run *run_opts(const char *source, const SemaOptions *options)
 
 static Run *run(const char *source)
 {
-    static const SemaOptions options = {.max_sub_group_size = 32, .target_opencl = true, .target_cuda = true};
+    static const SemaOptions options = {.max_sub_group_size = 32, .narrowest_sub_group_size = 32};
     return run_opts(source, &options);
 }
 

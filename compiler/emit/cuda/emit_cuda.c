@@ -8,7 +8,7 @@
  * array.  CUDA is C++: sema's implicit conversions that C++ rejects are
  * printed (is_cxx); reserved identifiers are renamed by emit_names.c. */
 #include "emit/emit_internal.h"
-#include "emit/emit_lowering.h"
+#include "emit/cuda/cuda_target.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * (sgc::plus{}) and lets templates pick the element type, which is why
  * arguments are cast to the element type exactly.  The library keeps its
  * work-group scratch in a static __shared__ array, so no scratch travels. */
-#include "emit/emit_lowering.h"
+#include "emit/cuda/cuda_target.h"
 #include "prelude.h"
 
 /* The library's name for an element type: size_t travels as unsigned long

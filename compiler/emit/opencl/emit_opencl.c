@@ -7,7 +7,7 @@
  * through the cl_khr_int64_* extensions) and the fixed prelude: extension
  * pragmas, the sub-group capability tiers and the attribute macros. */
 #include "emit/emit_internal.h"
-#include "emit/emit_lowering.h"
+#include "emit/opencl/opencl_target.h"
 
 #include <string.h>
 

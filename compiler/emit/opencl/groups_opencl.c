@@ -11,7 +11,7 @@
  * `__local ulong sgc_wg_scratch[SGC_WG_SCRATCH_SLOTS]` first in its body, and
  * device functions on the path receive it as a hidden trailing parameter of
  * the same name. */
-#include "emit/emit_lowering.h"
+#include "emit/opencl/opencl_target.h"
 #include "prelude.h"
 
 #include <stdio.h>
