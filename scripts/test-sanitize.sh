@@ -32,6 +32,9 @@ tsan=${SGCC_TSAN_BUILD_DIR:-build-tsan}
 
 [ -f "$asan/build.ninja" ] ||
     meson setup "$asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+# A golden or error case added since the build directory was configured.
+python3 tests/run_case.py --list . | cmp -s - "$asan/tests/test-cases.txt" ||
+    meson setup --reconfigure "$asan"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0

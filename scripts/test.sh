@@ -24,6 +24,11 @@ eval "$(scripts/intel-ocl-env.sh)"
 build=${SGCC_BUILD_DIR:-build}
 start=$SECONDS
 [ -f "$build/build.ninja" ] || meson setup "$build"
+# One meson test per golden and error case, listed when meson configured: a
+# case added or removed since then needs a reconfigure.
+if ! python3 tests/run_case.py --list . | cmp -s - "$build/tests/test-cases.txt"; then
+    meson setup --reconfigure "$build"
+fi
 meson compile -C "$build"
 if [ "$mode" != exhaustive ]; then
     # The valgrind run of the runtime tests takes ~20 minutes: opt in with
