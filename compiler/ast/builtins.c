@@ -34,6 +34,32 @@ Builtin builtin_lookup(const char *name)
     return BI_NONE;
 }
 
+typedef struct ArgRoles {
+    int name, init;
+} ArgRoles;
+
+static ArgRoles roles_of(Builtin bi)
+{
+    switch (bi) {
+#define X(b, name, init) case BI_##b: return (ArgRoles){name, init};
+    BUILTIN_ROLES(X)
+#undef X
+    default: return (ArgRoles){ARG_NONE, ARG_NONE};
+    }
+}
+
+int builtin_name_arg(Builtin bi, int n)
+{
+    int at = roles_of(bi).name;
+    return at == ARG_LAST ? n - 1 : at == ARG_NONE ? -1 : at;
+}
+
+int builtin_init_arg(Builtin bi, int n)
+{
+    int at = roles_of(bi).init;
+    return at >= 0 && bi > BI_NONE && bi < BI_COUNT && n == builtin_info[bi].max_args ? at : -1;
+}
+
 Method method_lookup(const char *name)
 {
     for (int i = 1; i < METHOD_COUNT; i++)

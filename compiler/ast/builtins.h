@@ -103,6 +103,29 @@ extern const BuiltinInfo builtin_info[BI_COUNT];
 /* BI_NONE when `name` is not a built-in. */
 Builtin builtin_lookup(const char *name);
 
+/* The roles of the arguments that are not plain values (SPEC §1.1):
+ * BUILTIN_ROLES(X): X(enum, name, init) gives the position of the OP (or
+ * predicate) name, ARG_LAST for the last argument, and of the optional init
+ * value, present when the call has its max_args, or ARG_NONE.  Sema and
+ * the lowering read the positions through builtin_name_arg and
+ * builtin_init_arg, never as literals. */
+enum { ARG_NONE = -2, ARG_LAST = -1 };
+#define BUILTIN_ROLES(X)                                  \
+    X(REDUCE_OVER_GROUP, ARG_LAST, 2)         /* (g, x, [init,] OP) */    \
+    X(EXCLUSIVE_SCAN_OVER_GROUP, ARG_LAST, 2) /* (g, x, [init,] OP) */    \
+    X(INCLUSIVE_SCAN_OVER_GROUP, 2, 3)        /* (g, x, OP [, init]) */   \
+    X(JOINT_ANY_OF, 3, ARG_NONE)              /* (g, first, last, pred) */ \
+    X(JOINT_ALL_OF, 3, ARG_NONE)                                          \
+    X(JOINT_NONE_OF, 3, ARG_NONE)                                         \
+    X(JOINT_REDUCE, ARG_LAST, 3)              /* (g, first, last, [init,] OP) */ \
+    X(JOINT_EXCLUSIVE_SCAN, 4, 5)             /* (g, first, last, result, OP [, init]) */ \
+    X(JOINT_INCLUSIVE_SCAN, 4, 5)
+
+/* The position of the OP or predicate argument of a call of `bi` with `n`
+ * arguments, -1 when it has none; likewise of the init argument. */
+int builtin_name_arg(Builtin bi, int n);
+int builtin_init_arg(Builtin bi, int n);
+
 /* Members callable with method syntax: METHOD(enum, spelling, receiver, args).
  * Receiver RECV_GROUP: any group value; RECV_BARRIER: an async_barrier. */
 #define METHODS(X)                                                     \

@@ -256,8 +256,6 @@ void emit_group_print_arg(EmitCtx *ctx, const Node *call, const Node *g)
         emit_out(ctx, ")");
 }
 
-/* SGC's argument orders: (g, x, [init,] OP) and, for the inclusive scan,
- * (g, x, OP [, init]). */
 static void group_algo(EmitCtx *ctx, const Node *call)
 {
     Builtin bi = (Builtin)call->builtin;
@@ -266,8 +264,9 @@ static void group_algo(EmitCtx *ctx, const Node *call)
         .group = emit_call_arg(call, 0), .value = emit_call_arg(call, 1),
         .op = group_op_names[call->group_op], .elem = emit_group_elem_kind(call->ty),
     };
-    if (call->args.count == 4)
-        c.init = emit_call_arg(call, bi == BI_INCLUSIVE_SCAN_OVER_GROUP ? 3 : 2);
+    int init_at = builtin_init_arg(bi, call->args.count);
+    if (init_at >= 0)
+        c.init = emit_call_arg(call, init_at);
     c.work_group = emit_group_is_work_group(c.group);
     emit_group_library(ctx, c.work_group ? LEVEL_WG : LEVEL_SUB);
     emit_group_open_result(ctx, c.elem);

@@ -350,10 +350,8 @@ static Type *group_algo(Sema *s, Args *A, Builtin bi)
 {
     if (!need_group(s, A, 0))
         return s->t_err;
-    /* reduce/exclusive: (g, x, [init,] OP); inclusive: (g, x, OP [, init]) */
-    int op_at = bi == BI_INCLUSIVE_SCAN_OVER_GROUP ? 2 : A->n - 1;
-    int init_at = A->n == 4 ? (bi == BI_INCLUSIVE_SCAN_OVER_GROUP ? 3 : 2) : -1;
-    GroupOp op = group_op_arg(s, A, op_at);
+    int init_at = builtin_init_arg(bi, A->n);
+    GroupOp op = group_op_arg(s, A, builtin_name_arg(bi, A->n));
     Type *ty = element(s, A, A->t[1], false);
     if (!ty || op == GOP_NONE || !op_fits(s, A, op, ty))
         return s->t_err;
@@ -389,9 +387,9 @@ static bool predicate_signature_ok(const Type *ft, const Type *elem)
     return k == elem->kind;
 }
 
-static bool predicate(Sema *s, Args *A, Type *elem)
+static bool predicate(Sema *s, Args *A, Builtin bi, Type *elem)
 {
-    Node *a = A->a[3];
+    Node *a = A->a[builtin_name_arg(bi, A->n)];
     Symbol *fn = a->kind == ND_IDENT ? sema_lookup(s, a->name) : NULL;
     const Type *ft = fn && fn->kind == SYM_FUNC ? fn->ty : NULL;
     const char *want = fmt_type(s, elem);
@@ -422,13 +420,13 @@ static Type *joint(Sema *s, Args *A, Builtin bi)
         return s->t_err;
     switch (bi) {
     case BI_JOINT_ANY_OF: case BI_JOINT_ALL_OF: case BI_JOINT_NONE_OF:
-        return predicate(s, A, elem) ? s->basic[TY_BOOL] : s->t_err;
+        return predicate(s, A, bi, elem) ? s->basic[TY_BOOL] : s->t_err;
     case BI_JOINT_REDUCE: {
-        GroupOp op = group_op_arg(s, A, A->n - 1);
+        GroupOp op = group_op_arg(s, A, builtin_name_arg(bi, A->n));
         if (op == GOP_NONE || !op_fits(s, A, op, elem))
             return s->t_err;
-        if (A->n == 5)
-            convert(s, A, 3, elem);
+        if (builtin_init_arg(bi, A->n) >= 0)
+            convert(s, A, builtin_init_arg(bi, A->n), elem);
         return elem;
     }
     default: { /* joint_exclusive_scan / joint_inclusive_scan (g, first, last, result, OP [, init]) */
@@ -439,11 +437,11 @@ static Type *joint(Sema *s, Args *A, Builtin bi)
                        A->name, fmt_type(s, elem), fmt_type(s, r));
             return s->t_err;
         }
-        GroupOp op = group_op_arg(s, A, 4);
+        GroupOp op = group_op_arg(s, A, builtin_name_arg(bi, A->n));
         if (op == GOP_NONE || !op_fits(s, A, op, elem))
             return s->t_err;
-        if (A->n == 6)
-            convert(s, A, 5, elem);
+        if (builtin_init_arg(bi, A->n) >= 0)
+            convert(s, A, builtin_init_arg(bi, A->n), elem);
         return s->basic[TY_VOID];
     }
     }
@@ -475,16 +473,7 @@ static Type *async_copy(Sema *s, Args *A)
 /* Which arguments are names rather than values. */
 static bool is_name_arg(Builtin bi, int i, int n)
 {
-    switch (builtin_info[bi].kind) {
-    case BK_GROUP_ALGO:
-        return i == (bi == BI_INCLUSIVE_SCAN_OVER_GROUP ? 2 : n - 1);
-    case BK_JOINT:
-        if (bi == BI_JOINT_ANY_OF || bi == BI_JOINT_ALL_OF || bi == BI_JOINT_NONE_OF)
-            return i == 3;
-        return i == (bi == BI_JOINT_REDUCE ? n - 1 : 4);
-    default:
-        return false;
-    }
+    return i == builtin_name_arg(bi, n);
 }
 
 static Type *builtin_call(Sema *s, Node *n, Builtin bi)
@@ -506,9 +495,7 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
             A.t[i] = s->basic[TY_VOID];
             continue;
         }
-        int op_at = -1;
-        for (int j = 0; j < A.n && op_at < 0; j++)
-            op_at = is_name_arg(bi, j, A.n) ? j : -1;
+        int op_at = builtin_name_arg(bi, A.n);
         if (op_at >= 0 && a->kind == ND_IDENT && group_op_lookup(a->name) != GOP_NONE &&
             !sema_lookup(s, a->name)) {
             diag_error(s->diag, a->loc, "the operation '%s' must be argument %d of '%s', not %d",

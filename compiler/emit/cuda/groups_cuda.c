@@ -108,7 +108,7 @@ static void cuda_joint(EmitCtx *ctx, const Node *call, TypeKind k)
         emit_call_args(ctx, call, false);
         return;
     }
-    int op_at = bi == BI_JOINT_REDUCE ? call->args.count - 1 : 4;
+    int op_at = builtin_name_arg(bi, call->args.count), init_at = builtin_init_arg(bi, call->args.count);
     const char *op = group_op_names[call->group_op];
     if (bi == BI_JOINT_REDUCE)
         emit_group_open_result(ctx, k);
@@ -116,12 +116,11 @@ static void cuda_joint(EmitCtx *ctx, const Node *call, TypeKind k)
     int i = 0;
     for (const Node *a = call->args.head; a; a = a->next, i++) {
         emit_out(ctx, i ? ", " : "");
-        bool is_init = (bi == BI_JOINT_REDUCE && i == 3 && call->args.count == 5) || i == 5;
         if (i == op_at)
             emit_out(ctx, "sgc::%s{}", op);
         else if (i == 0)
             emit_group_print_arg(ctx, call, a);
-        else if (is_init)
+        else if (i == init_at)
             print_elem_arg(ctx, a, k);
         else
             emit_expr(ctx, a);

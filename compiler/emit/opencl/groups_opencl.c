@@ -277,10 +277,11 @@ static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
     bool pred = bi == BI_JOINT_ANY_OF || bi == BI_JOINT_ALL_OF || bi == BI_JOINT_NONE_OF;
     bool scan = bi == BI_JOINT_EXCLUSIVE_SCAN || bi == BI_JOINT_INCLUSIVE_SCAN;
     const Type *pty = emit_canonical(first->ty);
-    const Node *pred_fn = pred ? emit_call_arg(call, 3) : NULL;
+    int name_at = builtin_name_arg(bi, call->args.count), init_at = builtin_init_arg(bi, call->args.count);
+    const Node *pred_fn = pred ? emit_call_arg(call, name_at) : NULL;
     JointShape j = {
         .bi = bi, .wg = emit_group_is_work_group(g),
-        .init = (bi == BI_JOINT_REDUCE && call->args.count == 5) || (scan && call->args.count == 6),
+        .init = init_at >= 0,
         .op = pred ? (pred_fn && pred_fn->sym ? pred_fn->sym->name : "") : group_op_names[call->group_op],
         .value = opencl_elem(k),
         .elem = k == TY_SIZE_T ? "size_t" : opencl_elem(k),
@@ -311,12 +312,12 @@ static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
         emit_group_print_arg(ctx, call, g);
     if (j.wg)
         emit_out(ctx, ", sgc_wg_scratch");
-    int i = 0, op_at = bi == BI_JOINT_REDUCE ? call->args.count - 1 : pred ? 3 : 4;
+    int i = 0;
     for (const Node *a = call->args.head; a; a = a->next, i++) {
-        if (i == 0 || i == op_at)
+        if (i == 0 || i == name_at)
             continue;
         emit_out(ctx, ", ");
-        if ((bi == BI_JOINT_REDUCE && i == 3) || i == 5)
+        if (i == init_at)
             print_elem_arg(ctx, a, k);
         else
             emit_expr(ctx, a);
