@@ -75,18 +75,10 @@ const Declarator *ast_declarator_name(const Declarator *d)
 
 const char *ast_node_kind_name(NodeKind kind)
 {
-    static const char *const names[] = {
-        "int literal", "float literal", "char literal", "string literal", "bool literal",
-        "identifier", "unary", "postfix", "binary", "assignment", "conditional", "comma",
-        "cast", "sizeof", "alignof", "call", "index", "member", "initializer list",
-        "designated initializer", "designator", "compound literal", "_Generic",
-        "block", "declaration", "expression statement", "null statement", "if", "switch",
-        "case", "default", "while", "do", "for", "break", "continue", "return", "goto",
-        "label", "static_assert", "pragma", "init declarator", "parameter",
-        "function definition", "struct/union", "enum", "enumerator", "type name",
-        "translation unit",
+    static const char *const names[ND_KIND_COUNT] = {
+#define X(kind, name) [ND_##kind] = name,
+        NODE_KINDS(X)
+#undef X
     };
-    _Static_assert(sizeof names / sizeof names[0] == ND_TRANSLATION_UNIT + 1,
-                   "ast_node_kind_name: names must follow NodeKind");
     return names[kind];
 }

@@ -1,0 +1,261 @@
+/* syntax.h — the syntax tree the parser builds (ast.h is the umbrella of
+ * the data model): declarations as written, node kinds, operators and the
+ * Node itself, with the fields sema fills. */
+#ifndef SGCC_AST_SYNTAX_H
+#define SGCC_AST_SYNTAX_H
+
+#include "ast/types.h"
+#include "base/diag.h"
+
+typedef struct Symbol Symbol;
+typedef struct DeclSpecs DeclSpecs;
+typedef struct Declarator Declarator;
+typedef struct Attribute Attribute;
+
+/* A singly linked list of nodes (statement lists, arguments, initialisers). */
+typedef struct NodeList {
+    Node *head, *tail;
+    int count;
+} NodeList;
+
+void nodelist_append(NodeList *list, Node *node);
+
+/* ===================================================================== */
+/* Declarations as written (built by the parser, read by sema)            */
+/* ===================================================================== */
+
+typedef enum StorageClass {
+    SC_NONE,
+    SC_TYPEDEF,
+    SC_EXTERN,
+    SC_STATIC,
+    SC_AUTO,      /* C23 `auto` type inference when no type specifier is present */
+    SC_REGISTER,
+} StorageClass;
+
+/* `[[name(args)]]` or `__attribute__((name(args)))`. */
+struct Attribute {
+    Attribute *next;
+    const char *name;
+    NodeList args;
+    SrcLoc loc;
+};
+
+/* Type-specifier keywords counted while parsing, resolved by sema
+ * (e.g. `unsigned long int`).  TS_* are bit positions. */
+typedef enum TypeSpecBit {
+    TS_VOID, TS_BOOL, TS_CHAR, TS_SHORT, TS_INT, TS_LONG, TS_LONG2, TS_SIGNED,
+    TS_UNSIGNED, TS_FLOAT, TS_DOUBLE, TS_UCHAR, TS_USHORT, TS_UINT, TS_ULONG,
+    TS_SIZE_T, TS_COMPLEX, TS_ATOMIC,
+    TS_COUNT
+} TypeSpecBit;
+
+struct DeclSpecs {
+    SrcLoc loc;
+    StorageClass storage;
+    bool is_inline, is_noreturn, is_thread_local;
+    bool is_kernel;          /* `kernel` / `__kernel` */
+    bool is_spec_const;      /* `spec_const` or `spec_const(ID)` */
+    Node *spec_const_id;     /* explicit ID expression, or NULL */
+    bool is_const, is_volatile, is_restrict;
+    AddrSpace addr_space;
+    unsigned type_spec_bits; /* 1u << TypeSpecBit; `long long` sets TS_LONG2 */
+    int type_spec_count;     /* number of type-specifier keywords seen */
+    const char *typedef_name;/* a typedef name used as the type specifier */
+    Node *record;            /* ND_RECORD_SPEC or ND_ENUM_SPEC, or NULL */
+    bool is_group;           /* one of the group type keywords */
+    GroupKind group;
+    Node *group_size_expr;   /* fixed_size_group<N> */
+    bool is_async_barrier, is_arrival_token;
+    Node *alignas_expr;      /* _Alignas(expr); NULL if absent */
+    Attribute *attrs;        /* attributes written anywhere in the specifiers */
+    Type *resolved;          /* sema: the type these specifiers denote */
+};
+
+typedef enum DeclaratorKind {
+    DECL_NAME,   /* the innermost part: the identifier (or nothing when abstract) */
+    DECL_PTR,    /* pointer to `inner` */
+    DECL_ARRAY,  /* array of `inner` */
+    DECL_FUNC,   /* function returning `inner` */
+} DeclaratorKind;
+
+/* A declarator is a chain from its outermost derivation to the name.  Sema
+ * builds the type by starting from the specifiers' type and, walking from the
+ * head towards DECL_NAME, wrapping it once per derivation:
+ *   `*a[3]`    PTR -> ARRAY(3) -> NAME(a)   int -> int* -> int*[3]
+ *   `(*p)[3]`  ARRAY(3) -> PTR -> NAME(p)   int -> int[3] -> int(*)[3]
+ *   `a[2][3]`  ARRAY(3) -> ARRAY(2) -> NAME int -> int[3] -> int[2][3]
+ * The parser makes each new derivation's `inner` the chain it wraps. */
+struct Declarator {
+    DeclaratorKind kind;
+    SrcLoc loc;
+    Declarator *inner;      /* the rest of the declarator; NULL after DECL_NAME */
+    const char *name;       /* DECL_NAME; NULL for abstract declarators */
+    /* DECL_PTR */
+    bool is_const, is_volatile, is_restrict;
+    AddrSpace addr_space;   /* `int * local p`: rare, OpenCL allows it */
+    /* DECL_ARRAY */
+    Node *array_len;        /* NULL for [] */
+    bool array_static;
+    /* DECL_FUNC */
+    NodeList params;        /* ND_PARAM nodes */
+    bool is_variadic;
+    bool params_void;       /* written as (void) */
+    Attribute *attrs;       /* attributes after the declarator */
+};
+
+/* ===================================================================== */
+/* Nodes                                                                  */
+/* ===================================================================== */
+
+/* Node kinds, written once with their names (diagnostics, ast_dump):
+ * X(kind, name).  After each, the fields it uses. */
+#define NODE_KINDS(X) \
+    /* --- expressions --- */ \
+    X(INT_LIT, "int literal")                /* int_value; ty from the suffix */ \
+    X(FLOAT_LIT, "float literal")            /* float_value; text keeps the spelling */ \
+    X(CHAR_LIT, "char literal")              /* int_value */ \
+    X(STRING_LIT, "string literal")          /* text = spelling with quotes (concatenated) */ \
+    X(BOOL_LIT, "bool literal")              /* true / false */ \
+    X(IDENT, "identifier")                   /* name; sema sets sym */ \
+    X(UNARY, "unary")                        /* op, lhs */ \
+    X(POSTFIX, "postfix")                    /* op (OP_INC / OP_DEC), lhs */ \
+    X(BINARY, "binary")                      /* op, lhs, rhs */ \
+    X(ASSIGN, "assignment")                  /* op (OP_ASSIGN or a compound OP_*), lhs, rhs */ \
+    X(COND, "conditional")                   /* cond ? then : els */ \
+    X(COMMA, "comma")                        /* lhs, rhs */ \
+    X(CAST, "cast")                          /* type_name, lhs; sema also inserts implicit ones (is_implicit) */ \
+    X(SIZEOF, "sizeof")                      /* lhs (expression) or type_name */ \
+    X(ALIGNOF, "alignof")                    /* type_name */ \
+    X(CALL, "call")                          /* callee, args; template_args for get_fixed_size_group<N>(...) */ \
+    X(INDEX, "index")                        /* lhs[rhs] */ \
+    X(MEMBER, "member")                      /* lhs.name or lhs->name (is_arrow); sema sets member */ \
+    X(INIT_LIST, "initializer list")         /* { ... } : list of ND_DESIG_INIT or expressions */ \
+    X(DESIG_INIT, "designated initializer")  /* designators (list of ND_DESIGNATOR) = init (lhs) */ \
+    X(DESIGNATOR, "designator")              /* .name or [index] (lhs) */ \
+    X(COMPOUND_LIT, "compound literal")      /* (type_name){ init } */ \
+    X(GENERIC, "_Generic")                   /* _Generic: parsed to report it as unsupported */ \
+    /* --- statements --- */ \
+    X(BLOCK, "block")                        /* items */ \
+    X(DECL, "declaration")                   /* decl_specs, items = ND_INIT_DECLARATOR list */ \
+    X(EXPR_STMT, "expression statement")     /* lhs */ \
+    X(NULL_STMT, "null statement") \
+    X(IF, "if")                              /* cond, then, els */ \
+    X(SWITCH, "switch")                      /* cond, body */ \
+    X(CASE, "case")                          /* lhs = value, body */ \
+    X(DEFAULT, "default")                    /* body */ \
+    X(WHILE, "while")                        /* cond, body */ \
+    X(DO, "do")                              /* body, cond */ \
+    X(FOR, "for")                            /* init (ND_DECL or ND_EXPR_STMT or NULL), cond, inc, body */ \
+    X(BREAK, "break") \
+    X(CONTINUE, "continue") \
+    X(RETURN, "return")                      /* lhs may be NULL */ \
+    X(GOTO, "goto")                          /* name */ \
+    X(LABEL, "label")                        /* name, body */ \
+    X(STATIC_ASSERT, "static_assert")        /* cond, text (message literal or NULL) */ \
+    X(PRAGMA, "pragma")                      /* text: the pragma line after `#pragma` (kept for emitters) */ \
+    /* --- declarations --- */ \
+    X(INIT_DECLARATOR, "init declarator")    /* declarator, init (may be NULL); sema sets sym */ \
+    X(PARAM, "parameter")                    /* decl_specs + declarator (declarator->name may be NULL) */ \
+    X(FUNC_DEF, "function definition")       /* decl_specs, declarator, body; sema sets sym */ \
+    X(RECORD_SPEC, "struct/union")           /* struct/union: name (tag or NULL), is_union, \
+                                                items = ND_DECL (member declarations); \
+                                                has_body false for `struct S` */ \
+    X(ENUM_SPEC, "enum")                     /* name (tag or NULL), items = ND_ENUMERATOR, has_body */ \
+    X(ENUMERATOR, "enumerator")              /* name, lhs = value expression or NULL */ \
+    X(TYPE_NAME, "type name")                /* decl_specs + abstract declarator (casts, sizeof) */ \
+    X(TRANSLATION_UNIT, "translation unit")  /* items = external declarations; args = \
+                                                ND_IDENTs naming declarations that syntax-error \
+                                                recovery dropped; int_value: \
+                                                parse_tree_checkable() (parse.h) */
+
+typedef enum NodeKind {
+#define X(kind, name) ND_##kind,
+    NODE_KINDS(X)
+#undef X
+    ND_KIND_COUNT
+} NodeKind;
+
+/* Operators of ND_UNARY / ND_BINARY / ND_ASSIGN / ND_POSTFIX, written once:
+ * X(name, spelling). */
+#define OPERATORS(X)                                                        \
+    X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%")             \
+    X(SHL, "<<") X(SHR, ">>") X(BITAND, "&") X(BITOR, "|") X(BITXOR, "^")   \
+    X(LT, "<") X(GT, ">") X(LE, "<=") X(GE, ">=") X(EQ, "==") X(NE, "!=")   \
+    X(LOGAND, "&&") X(LOGOR, "||")                                          \
+    X(ASSIGN, "=") X(ADD_ASSIGN, "+=") X(SUB_ASSIGN, "-=")                  \
+    X(MUL_ASSIGN, "*=") X(DIV_ASSIGN, "/=") X(MOD_ASSIGN, "%=")             \
+    X(SHL_ASSIGN, "<<=") X(SHR_ASSIGN, ">>=") X(AND_ASSIGN, "&=")           \
+    X(OR_ASSIGN, "|=") X(XOR_ASSIGN, "^=")                                  \
+    X(PLUS, "+") X(NEG, "-") X(NOT, "!") X(BITNOT, "~") X(DEREF, "*")       \
+    X(ADDR, "&") X(PRE_INC, "++") X(PRE_DEC, "--") X(INC, "++") X(DEC, "--")
+
+typedef enum OpKind {
+#define X(name, spelling) OP_##name,
+    OPERATORS(X)
+#undef X
+    OP_COUNT
+} OpKind;
+
+extern const char *const op_spellings[OP_COUNT];
+
+struct Node {
+    /* Fields are grouped by size (pointers, then 4-byte, then flags) so the
+     * node has no padding holes: a million-line unit has ~5 million nodes. */
+    Node *next;            /* sibling in a NodeList */
+
+    /* generic children (meaning per kind, see NodeKind) */
+    Node *lhs, *rhs;
+    Node *cond, *then, *els;
+    Node *init, *inc, *body;
+    Node *callee;
+    NodeList args;         /* call arguments */
+    NodeList template_args;/* get_fixed_size_group<N>: N */
+    NodeList items;        /* block items, declarators, members, enumerators,
+                              initialiser elements, designators */
+
+    /* leaves */
+    const char *name;      /* identifiers, members, labels, tags */
+    const char *text;      /* literal spelling (NUL-terminated, arena) */
+    uint64_t int_value;    /* ND_INT_LIT, ND_CHAR_LIT, ND_BOOL_LIT */
+    double float_value;    /* ND_FLOAT_LIT */
+
+    /* declarations */
+    DeclSpecs *decl_specs; /* ND_DECL, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
+    Declarator *declarator;/* ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
+    Node *type_name;       /* ND_CAST, ND_SIZEOF, ND_ALIGNOF, ND_COMPOUND_LIT */
+
+    /* --- filled by sema ------------------------------------------------- */
+    Type *ty;              /* type of an expression; declared type of a declarator */
+    Symbol *sym;           /* ND_IDENT, ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF */
+    Member *member;        /* ND_MEMBER */
+    int64_t const_value;   /* valid when is_const_expr */
+    void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
+
+    /* 4-byte fields */
+    NodeKind kind;
+    SrcLoc loc;
+    OpKind op;
+    unsigned int_suffix;   /* ND_INT_LIT: bit 0 'u', bit 1 'l', bit 2 'll' */
+    int builtin;           /* ND_CALL: a Builtin (builtins.h), 0 if a user function */
+    int group_op;          /* ND_CALL of a group algorithm: the OP (builtins.h), or 0 */
+    int method;            /* ND_CALL of a group/barrier member function: a Method
+                              (builtins.h); callee is the ND_MEMBER; 0 otherwise */
+
+    /* flags */
+    bool is_float_suffix;  /* ND_FLOAT_LIT: 'f' suffix */
+    bool is_arrow;         /* ND_MEMBER */
+    bool is_union;         /* ND_RECORD_SPEC */
+    bool has_body;         /* ND_RECORD_SPEC / ND_ENUM_SPEC */
+    bool is_implicit;      /* ND_CAST inserted by sema */
+    bool is_const_expr;    /* expression folds to const_value at translation time */
+    bool depends_on_spec_const; /* constant only once spec constants are bound */
+    bool is_uniform;       /* same value for every work-item of the current tangle:
+                              of the sub-group, or, inside a divergent branch, of
+                              the work-items that took it (avoids ballots, SPEC §2) */
+    bool creators_may_diverge; /* ND_CALL of a group algorithm on a fixed-size group
+                              made by its declaration: some work-item that made the
+                              group may not reach this call (sema_flow.c) */
+};
+
+#endif
