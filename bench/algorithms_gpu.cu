@@ -9,7 +9,9 @@
  *   histogram  histogram_aggregated,      cub::DeviceHistogram::HistogramEven
  *              histogram_atomic           (256 bins, uniform and skewed)
  *   spmv       spmv_csr_{float,double}    cusparseSpMV (CSR, ALG_DEFAULT)
- *              with ROW_GROUP from the matrix, and every other ROW_GROUP
+ *              + spmv_rows for long rows,
+ *              with ROW_GROUP from the matrix (also without the split),
+ *              and every other ROW_GROUP
  *
  * sgrt adopts the runtime's primary context and the legacy default stream
  * (sgrt_context_create_from_cuda) and wraps cudaMalloc'd memory
@@ -291,22 +293,42 @@ template <class T> static void bench_spmv(cusparseHandle_t h, const alg_csr *m)
     sgrt_buffer *b_row = wrap(d_row, ((size_t)m->rows + 1) * 4), *b_col = wrap(d_col, (size_t)m->nnz * 4);
     sgrt_buffer *b_val = wrap(d_val, (size_t)m->nnz * sizeof(T)), *b_x = wrap(d_x, (size_t)m->cols * sizeof(T));
     sgrt_buffer *b_y = wrap(d_y, (size_t)m->rows * sizeof(T));
-    uint32_t chosen = alg_row_group(m);
     double bytes = alg_spmv_bytes(m, sizeof(T));
-    for (uint32_t g = chosen, k = 0; k < 6; g = k == 0 ? 2 : g * 2, k++) {
-        if (k > 0 && g == chosen)
+    alg_spmv_plan chosen;
+    alg_spmv_plan_make(&chosen, m, 0, 0);
+    /* the chosen plan, the chosen ROW_GROUP without the split (what
+     * splitting is worth), then every other ROW_GROUP with its own split */
+    for (uint32_t g = chosen.row_group, k = 0; k < 7; g = k <= 1 ? 2 : g * 2, k++) {
+        if (k > 1 && g == chosen.row_group)
             continue;
+        alg_spmv_plan plan;
+        alg_spmv_plan_make(&plan, m, g, k == 1 ? UINT32_MAX : 0);
+        if (k == 1 && chosen.medium + chosen.longest == 0) {
+            alg_spmv_plan_free(&plan);
+            continue; /* nothing was split off */
+        }
+        uint32_t *d_medium = dev_alloc<uint32_t>(plan.medium + 1), *d_longest = dev_alloc<uint32_t>(plan.longest + 1);
+        CK(cudaMemcpy(d_medium, plan.medium_rows, (size_t)plan.medium * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_longest, plan.longest_rows, (size_t)plan.longest * 4, cudaMemcpyHostToDevice));
+        sgrt_buffer *b_medium = wrap(d_medium, (size_t)plan.medium * 4 + 4);
+        sgrt_buffer *b_longest = wrap(d_longest, (size_t)plan.longest * 4 + 4);
         sgrt_program *p = build(&spmv_module, 0, g); /* ROW_GROUP, bound at run time */
         CK(cudaMemset(d_y, 0, (size_t)m->rows * sizeof(T)));
         double s_ms = time_ms([&] {
-            SAMPLE_CHECK(alg_spmv(p, fp64, g, b_row, b_col, b_val, b_x, b_y, m->rows, NULL));
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, b_row, b_col, b_val, b_x, b_y, m->rows, b_medium,
+                                  b_longest, NULL, NULL));
         });
-        char variant[96];
-        snprintf(variant, sizeof variant, "%s %s, ROW_GROUP %u%s", m->name, fp64 ? "fp64" : "fp32",
-                 g, k == 0 ? " (chosen)" : "");
+        char variant[128];
+        snprintf(variant, sizeof variant, "%s %s, ROW_GROUP %u%s, %u + %u rows split off", m->name,
+                 fp64 ? "fp64" : "fp32", g, k == 0 ? " (chosen)" : k == 1 ? " (chosen, no split)" : "",
+                 plan.medium, plan.longest);
         row("spmv", variant, bytes, s_ms, check(), "cusparseSpMV", l_ms, l_ok);
         sgrt_program_free(p);
+        sgrt_buffer_free(b_medium), sgrt_buffer_free(b_longest);
+        CK(cudaFree(d_medium)), CK(cudaFree(d_longest));
+        alg_spmv_plan_free(&plan);
     }
+    alg_spmv_plan_free(&chosen);
     sgrt_buffer_free(b_row), sgrt_buffer_free(b_col), sgrt_buffer_free(b_val);
     sgrt_buffer_free(b_x), sgrt_buffer_free(b_y);
     CKS(cusparseDestroySpMat(A)), CKS(cusparseDestroyDnVec(vx)), CKS(cusparseDestroyDnVec(vy));

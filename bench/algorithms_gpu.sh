@@ -27,7 +27,7 @@ echo "== sgcc CUDA (sgrt, NVRTC) against CUB / cuSPARSE, one process"
 "$out/algorithms_gpu" -n "$n" -g "$grid" -r "$r" -t "$out/algorithms_gpu.tsv" || status=1
 nv_ocl=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
 [ -f "$nv_ocl" ] && export OCL_ICD_FILENAMES=$nv_ocl
-for dev in nvidia cuda; do
+for dev in opencl:nvidia cuda; do  # opencl:nvidia: NVIDIA's OpenCL (nvptx tier); plain "nvidia" would pick the CUDA device
     echo "== the sample on SGRT_DEVICE=$dev (same sizes, median of $r)"
     SGRT_DEVICE=$dev "$pack/bin/algorithms" -n "$n" -g "$grid" -r "$r" || status=1
 done

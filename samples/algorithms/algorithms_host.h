@@ -21,7 +21,7 @@
 #include "sample_util.h"
 
 #define ALG_LOCAL 256 /* work-group size of every kernel here */
-#define ALG_ITEMS 8   /* scan/compact: elements per work-item (spec constant ITEMS) */
+#define ALG_ITEMS 16  /* scan/compact: elements per work-item (spec constant ITEMS) */
 #define ALG_TILE (ALG_LOCAL * ALG_ITEMS)
 
 static void *alg_alloc(size_t bytes)
@@ -151,16 +151,83 @@ static void alg_csr_banded(alg_csr *m, uint32_t rows, uint32_t half, uint32_t se
     m->row_ptr[rows] = m->nnz;
 }
 
-/* The spec constant ROW_GROUP for a matrix: the smallest power of two >=
- * the average row length, between 2 and 32 (the CSR-vector rule). */
-static uint32_t alg_row_group(const alg_csr *m)
+/* How spmv.sgc runs one matrix, decided from its row lengths. */
+typedef struct alg_spmv_plan {
+    uint32_t row_group;         /* spec constant ROW_GROUP of spmv_csr */
+    uint32_t long_row;          /* longer rows are left to spmv_rows */
+    uint32_t medium, longest;   /* how many rows spmv_rows takes with 32, 256 work-items */
+    uint32_t *medium_rows;      /* their indices, for 32 work-items each (up to 1024 nonzeros) */
+    uint32_t *longest_rows;     /* and for 256 each (longer) */
+} alg_spmv_plan;
+
+#define ALG_MEDIUM_ROW 1024 /* = 32 work-items x 32 steps */
+
+/* The plan for a matrix; row_group 0 chooses it, others force it (the
+ * benchmark's sweep), and long_row 0 means 32 x ROW_GROUP.
+ *
+ * ROW_GROUP: the power of two nearest to the median row length / 8, in
+ * [2, 32], so that each work-item of a typical row takes about 8 nonzeros.
+ * The median, not the mean: a power-law matrix's few rows of thousands
+ * raise the mean but should not widen the group of every short row.  On
+ * the H200 (bench/RESULTS.md) the 5-point Laplacian was fastest with 2,
+ * not the 8 that the average rule (the smallest power of two >= the mean,
+ * Bell & Garland) gave, and the rows of 129 with 16, not 32: a group wider
+ * than the row's work idles lanes and multiplies the warps, each of which
+ * pays the row_ptr -> col -> x latency chain.
+ *
+ * Rows longer than long_row (more than 32 steps of the group) go to
+ * spmv_rows: one work-group per row, 32 work-items wide up to 1024
+ * nonzeros, 256 beyond. */
+static void alg_spmv_plan_make(alg_spmv_plan *pl, const alg_csr *m, uint32_t row_group,
+                               uint32_t long_row)
 {
-    double avg = m->rows ? (double)m->nnz / m->rows : 0;
-    uint32_t g = 2;
-    while (g < 32 && g < avg)
-        g *= 2;
-    return g;
+    enum { CAP = 4096 };
+    uint32_t *count = (uint32_t *)calloc(CAP + 1, sizeof(uint32_t)), median = 0, seen = 0;
+    if (!count) {
+        fprintf(stderr, "algorithms: out of memory\n");
+        exit(2);
+    }
+    for (uint32_t r = 0; r < m->rows; r++) {
+        uint32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
+        count[len < CAP ? len : CAP]++;
+    }
+    while (median < CAP && (seen += count[median]) < (m->rows + 1) / 2)
+        median++;
+    free(count);
+    if (row_group == 0)
+        for (row_group = 2; row_group < 32 && median >= 12 * row_group;)
+            row_group *= 2; /* nearest: median / 8 >= 1.5 x row_group */
+    pl->row_group = row_group;
+    pl->long_row = long_row ? long_row : 32 * row_group;
+    pl->medium = pl->longest = 0;
+    pl->medium_rows = (uint32_t *)alg_alloc(sizeof(uint32_t));
+    pl->longest_rows = (uint32_t *)alg_alloc(sizeof(uint32_t));
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        uint32_t medium = 0, longest = 0;
+        for (uint32_t r = 0; r < m->rows; r++) {
+            uint32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
+            if (len <= pl->long_row)
+                continue;
+            if (len <= ALG_MEDIUM_ROW) {
+                if (pass)
+                    pl->medium_rows[medium] = r;
+                medium++;
+            } else {
+                if (pass)
+                    pl->longest_rows[longest] = r;
+                longest++;
+            }
+        }
+        if (!pass) {
+            free(pl->medium_rows), free(pl->longest_rows);
+            pl->medium_rows = (uint32_t *)alg_alloc(sizeof(uint32_t) * (medium + 1));
+            pl->longest_rows = (uint32_t *)alg_alloc(sizeof(uint32_t) * (longest + 1));
+        }
+        pl->medium = medium, pl->longest = longest;
+    }
 }
+
+static void alg_spmv_plan_free(alg_spmv_plan *pl) { free(pl->medium_rows), free(pl->longest_rows); }
 
 /* Bytes an SpMV must move at least: the matrix, x once, y once. */
 static double alg_spmv_bytes(const alg_csr *m, size_t elem)
@@ -295,14 +362,38 @@ static sgrt_status alg_histogram(sgrt_program *p, bool aggregated, sgrt_buffer *
                       : histogram_launch_histogram_atomic(p, &d, in, hist, n, bins, last);
 }
 
-/* y = A x (spmv.sgc, program built with ROW_GROUP = alg_row_group(A)). */
-static sgrt_status alg_spmv(sgrt_program *p, bool fp64, uint32_t row_group,
+/* y = A x (spmv.sgc, program built with ROW_GROUP = plan->row_group):
+ * spmv_csr for the rows up to plan->long_row, then spmv_rows for the
+ * listed ones (medium, longest: device copies of the plan's lists).
+ * first and last: both or neither. */
+static sgrt_status alg_spmv(sgrt_program *p, bool fp64, const alg_spmv_plan *plan,
                             sgrt_buffer *row_ptr, sgrt_buffer *col, sgrt_buffer *val,
-                            sgrt_buffer *x, sgrt_buffer *y, uint32_t rows, sgrt_event **last)
+                            sgrt_buffer *x, sgrt_buffer *y, uint32_t rows, sgrt_buffer *medium,
+                            sgrt_buffer *longest, sgrt_event **first, sgrt_event **last)
 {
-    sgrt_launch_dims d = alg_dims((size_t)rows * row_group);
-    return fp64 ? spmv_launch_spmv_csr_double(p, &d, row_ptr, col, val, x, y, rows, last)
-                : spmv_launch_spmv_csr_float(p, &d, row_ptr, col, val, x, y, rows, last);
+    sgrt_launch_dims d = alg_dims((size_t)rows * plan->row_group);
+    sgrt_event *e0 = NULL, *e1 = NULL;
+    sgrt_status st = fp64 ? spmv_launch_spmv_csr_double(p, &d, row_ptr, col, val, x, y, rows,
+                                                        plan->long_row, first ? &e0 : NULL)
+                          : spmv_launch_spmv_csr_float(p, &d, row_ptr, col, val, x, y, rows,
+                                                       plan->long_row, first ? &e0 : NULL);
+    for (int pass = 0; pass < 2 && st == SGRT_SUCCESS; pass++) {
+        uint32_t count = pass ? plan->longest : plan->medium, width = pass ? 256 : 32;
+        sgrt_buffer *list = pass ? longest : medium;
+        if (count == 0)
+            continue;
+        d.global[0] = (size_t)count * width;
+        d.local[0] = width;
+        if (e1)
+            sgrt_event_free(e1), e1 = NULL;
+        st = fp64 ? spmv_launch_spmv_rows_double(p, &d, row_ptr, col, val, x, y, list,
+                                                 first ? &e1 : NULL)
+                  : spmv_launch_spmv_rows_float(p, &d, row_ptr, col, val, x, y, list,
+                                                first ? &e1 : NULL);
+    }
+    if (first)
+        *first = e0, *last = e1 ? e1 : e0;
+    return st;
 }
 
 #endif

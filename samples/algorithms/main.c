@@ -7,8 +7,10 @@
  *              opportunistic groups in front of local atomics; plain
  *              global atomics beside it)
  *   spmv       CSR y = A x, fp32 and fp64, ROW_GROUP picked from the
- *              matrix (spmv.sgc: fixed_size_group<spec constant>), on a
- *              5-point Laplacian, a power-law graph and a dense band
+ *              row lengths (spmv.sgc: fixed_size_group<spec constant>),
+ *              long rows split off to a work-group each, on a 5-point
+ *              Laplacian, a power-law graph and a dense band; the line
+ *              says g=ROW_GROUP+rows of 32 work-items+rows of 256
  *   copy       the device's copy bandwidth: the yardstick for the others
  *
  * Each line gives the median device time (profiling events, zeroing of
@@ -56,7 +58,7 @@ static void report(const char *alg, const char *variant, double *ms, double byte
 {
     qsort(ms, (size_t)repeats, sizeof *ms, compare_double);
     double med = ms[repeats / 2];
-    printf("%-10s %-24s %9.3f ms %8.2f GB/s  %s\n", alg, variant, med, bytes / med / 1e6,
+    printf("%-10s %-28s %9.3f ms %8.2f GB/s  %s\n", alg, variant, med, bytes / med / 1e6,
            ok ? "correct" : "WRONG");
     if (!ok)
         failures++;
@@ -219,8 +221,9 @@ static void run_histogram(sgrt_context *ctx, sgrt_program *p, uint32_t n)
 
 static void run_spmv(sgrt_context *ctx, alg_csr *m)
 {
-    uint32_t row_group = alg_row_group(m);
-    sgrt_program *p = build(ctx, &spmv_module, 0, row_group); /* spec constant ROW_GROUP (ID 0) */
+    alg_spmv_plan plan;
+    alg_spmv_plan_make(&plan, m, 0, 0); /* ROW_GROUP and the long rows, from the row lengths */
+    sgrt_program *p = build(ctx, &spmv_module, 0, plan.row_group); /* spec constant ROW_GROUP (ID 0) */
     double *x = (double *)alg_alloc((size_t)m->cols * 8), *want = (double *)alg_alloc((size_t)m->rows * 8);
     double *scale = (double *)alg_alloc((size_t)m->rows * 8);
     uint32_t st = 7;
@@ -229,6 +232,8 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     alg_ref_spmv(m, x, want, scale);
     sgrt_buffer *row_ptr = upload(ctx, m->row_ptr, ((size_t)m->rows + 1) * 4);
     sgrt_buffer *col = upload(ctx, m->col, (size_t)m->nnz * 4);
+    sgrt_buffer *medium = upload(ctx, plan.medium_rows, (size_t)plan.medium * 4);
+    sgrt_buffer *longest = upload(ctx, plan.longest_rows, (size_t)plan.longest * 4);
     double *ms = (double *)alg_alloc(sizeof(double) * (size_t)repeats);
     for (int fp64 = 0; fp64 < 2; fp64++) {
         if (fp64 && !info.fp64)
@@ -242,10 +247,13 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
             fp64 ? (void)(((double *)xs)[i] = x[i]) : (void)(((float *)xs)[i] = (float)x[i]);
         sgrt_buffer *val = upload(ctx, vals, (size_t)m->nnz * elem), *dx = upload(ctx, xs, (size_t)m->cols * elem);
         sgrt_buffer *dy = upload(ctx, NULL, (size_t)m->rows * elem);
+        uint8_t nan = 0xff; /* a row no kernel writes stays NaN and fails the check */
+        SAMPLE_CHECK(sgrt_buffer_fill(NULL, dy, &nan, 1, 0, (size_t)m->rows * elem, NULL, 0, NULL));
         for (int r = -1; r < repeats; r++) {
-            sgrt_event *e;
-            SAMPLE_CHECK(alg_spmv(p, fp64, row_group, row_ptr, col, val, dx, dy, m->rows, &e));
-            double t = span_ms(e, e);
+            sgrt_event *first, *last;
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, medium,
+                                  longest, &first, &last));
+            double t = span_ms(first, last);
             if (r >= 0)
                 ms[r] = t;
         }
@@ -268,14 +276,16 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
             free(vf), free(xf), free(wf), free(sf);
         }
         char variant[64];
-        snprintf(variant, sizeof variant, "%s %s g=%u", m->name, fp64 ? "fp64" : "fp32", row_group);
+        snprintf(variant, sizeof variant, "%s %s g=%u+%u+%u", m->name, fp64 ? "fp64" : "fp32",
+                 plan.row_group, plan.medium, plan.longest); /* + rows for spmv_rows */
         report("spmv", variant, ms, alg_spmv_bytes(m, elem), ok);
         free(vals), free(xs), free(y);
         sgrt_buffer_free(val), sgrt_buffer_free(dx), sgrt_buffer_free(dy);
     }
     free(x), free(want), free(scale), free(ms);
-    sgrt_buffer_free(row_ptr), sgrt_buffer_free(col);
+    sgrt_buffer_free(row_ptr), sgrt_buffer_free(col), sgrt_buffer_free(medium), sgrt_buffer_free(longest);
     sgrt_program_free(p);
+    alg_spmv_plan_free(&plan);
 }
 
 static bool wanted(char **names, int count, const char *name)
