@@ -50,6 +50,24 @@ TypeKind emit_group_elem_kind(const Type *ty)
     return ty ? (ty->kind == TY_ENUM ? TY_INT : ty->kind) : TY_INT;
 }
 
+void emit_group_print_fn_rest(EmitCtx *ctx, const GroupCall *c)
+{
+    if (c->value) {
+        emit_out(ctx, ", ");
+        if (c->typed)
+            lowering(ctx)->elem_arg(ctx, c->value, c->elem);
+        else
+            emit_expr(ctx, c->value);
+    }
+    if (c->extra) {
+        emit_out(ctx, ", ");
+        emit_expr(ctx, c->extra);
+    } else if (c->builtin == BI_SHIFT_GROUP_LEFT || c->builtin == BI_SHIFT_GROUP_RIGHT) {
+        emit_out(ctx, ", 1u"); /* the default delta */
+    }
+    emit_out(ctx, ")");
+}
+
 /* The result of size_t algorithms comes back as ulong. */
 void emit_group_open_result(EmitCtx *ctx, TypeKind k)
 {

@@ -53,6 +53,9 @@ typedef struct EmitLowering {
     const char *maybe_unused;      /* attribute for a mask that may go unused, or "" */
 
     /* ---- spellings (`print` the construct at the current output) ------ */
+    /* An argument that becomes a value of element type `elem` (the value
+     * of a function or algorithm, an init). */
+    void (*elem_arg)(EmitCtx *ctx, const Node *arg, TypeKind elem);
     /* fixed_size_group<N>(parent): emit_group_print_size prints N. */
     void (*fixed_size_ctor)(EmitCtx *ctx, const Node *call, const Node *parent);
     /* g.get_local_linear_id() etc.; `name` as in method_info. */
@@ -82,6 +85,10 @@ void emit_group_print_size(EmitCtx *ctx, const Node *call);
 /* The group argument of an algorithm, through ns##with_creators when every
  * maker of a fixed-size group reaches the call (docs/GROUPS.md). */
 void emit_group_print_arg(EmitCtx *ctx, const Node *call, const Node *group);
+/* The rest of a group function call after its group argument: the value
+ * (through EmitLowering.elem_arg when it moves one), the id / delta / mask
+ * (shifts default to 1), and the closing parenthesis. */
+void emit_group_print_fn_rest(EmitCtx *ctx, const GroupCall *c);
 /* `(size_t)` before an algorithm whose size_t result comes back as ulong. */
 void emit_group_open_result(EmitCtx *ctx, TypeKind elem);
 /* Whether fn, or a function it calls, has a work-group function other than

@@ -53,20 +53,7 @@ static void cuda_function(EmitCtx *ctx, const GroupCall *c)
 {
     emit_out(ctx, "sgc::%s(", builtin_info[c->builtin].name);
     emit_expr(ctx, c->group);
-    if (c->value) {
-        emit_out(ctx, ", ");
-        if (c->typed)
-            print_elem_arg(ctx, c->value, c->elem);
-        else
-            emit_expr(ctx, c->value);
-    }
-    if (c->extra) {
-        emit_out(ctx, ", ");
-        emit_expr(ctx, c->extra);
-    } else if (c->builtin == BI_SHIFT_GROUP_LEFT || c->builtin == BI_SHIFT_GROUP_RIGHT) {
-        emit_out(ctx, ", 1u"); /* the default delta */
-    }
-    emit_out(ctx, ")");
+    emit_group_print_fn_rest(ctx, c);
 }
 
 /* SGC's argument order is kept: (g, x, [init,] OP) and (g, x, OP [, init]). */
@@ -138,6 +125,7 @@ const EmitLowering emit_cuda_lowering = {
     .mask_type = "unsigned",
     .ballot = "__ballot_sync",
     .maybe_unused = "[[maybe_unused]] ",
+    .elem_arg = print_elem_arg,
     .fixed_size_ctor = cuda_fixed_size_ctor,
     .method = cuda_method,
     .function = cuda_function,

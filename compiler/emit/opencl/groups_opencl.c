@@ -107,20 +107,7 @@ static void opencl_function(EmitCtx *ctx, const GroupCall *c)
         if (wg)
             emit_out(ctx, ", sgc_wg_scratch");
     }
-    if (c->value) {
-        emit_out(ctx, ", ");
-        if (c->typed)
-            print_elem_arg(ctx, c->value, c->elem);
-        else
-            emit_expr(ctx, c->value);
-    }
-    if (c->extra) {
-        emit_out(ctx, ", ");
-        emit_expr(ctx, c->extra);
-    } else if (c->builtin == BI_SHIFT_GROUP_LEFT || c->builtin == BI_SHIFT_GROUP_RIGHT) {
-        emit_out(ctx, ", 1u"); /* the default delta */
-    }
-    emit_out(ctx, ")");
+    emit_group_print_fn_rest(ctx, c);
 }
 
 /* sgc_[wg_]<algo>[_init]_<op>_<T>(g, [scratch, ]x[, init]) */
@@ -380,6 +367,7 @@ const EmitLowering emit_opencl_lowering = {
     .mask_type = "ulong",
     .ballot = "sgc_ballot",
     .maybe_unused = "",
+    .elem_arg = print_elem_arg,
     .fixed_size_ctor = opencl_fixed_size_ctor,
     .method = opencl_method,
     .function = opencl_function,
