@@ -90,10 +90,13 @@ typedef struct Translation {
     char *json;     /* the module description (malloc'ed) */
 } Translation;
 
+/* Leaves *t empty: translate() and cached_translation() free a half-made
+ * translation, and create_from_text() frees whatever is left again. */
 static void translation_free(Translation *t)
 {
     free(t->source);
     free(t->json);
+    *t = (Translation){0};
 }
 
 static uint64_t file_hash(const char *path, bool *ok)
