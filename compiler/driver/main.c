@@ -900,9 +900,9 @@ static char *read_stdin(size_t *len)
     char *buf = malloc(cap);
     *len = 0;
     while (buf) {
-        size_t n = fread(buf + *len, 1, cap - *len, stdin);
+        size_t want = cap - *len, n = fread(buf + *len, 1, want, stdin);
         *len += n;
-        if (n == 0)
+        if (n < want) /* end of file or an error: no read after either */
             break;
         if (cap - *len < 4096) {
             char *grown = realloc(buf, cap *= 2);
