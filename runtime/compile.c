@@ -90,10 +90,13 @@ typedef struct Translation {
     char *json;     /* the module description (malloc'ed) */
 } Translation;
 
+/* Leaves *t empty: translate() and cached_translation() free a half-made
+ * translation, and create_from_text() frees whatever is left again. */
 static void translation_free(Translation *t)
 {
     free(t->source);
     free(t->json);
+    *t = (Translation){0};
 }
 
 static uint64_t file_hash(const char *path, bool *ok)
@@ -105,8 +108,11 @@ static uint64_t file_hash(const char *path, bool *ok)
         return 0;
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
         h = sgrt_hash64(buf, n, h);
+        if (n < sizeof buf) /* end of file or an error: no read after either */
+            break;
+    }
     *ok = !ferror(f);
     fclose(f);
     return h;
@@ -456,15 +462,18 @@ sgrt_status sgrt_program_create_from_file(sgrt_context *context, const char *pat
     FILE *f = fopen(path, "rb");
     if (!f)
         return sgrt_fail(SGRT_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
-    size_t cap = 65536, length = 0, n;
+    size_t cap = 65536, length = 0;
     char *text = malloc(cap);
-    while (text && (n = fread(text + length, 1, cap - length, f)) > 0)
-        if ((length += n) == cap) {
-            char *grown = realloc(text, cap *= 2);
-            if (!grown)
-                free(text);
-            text = grown;
-        }
+    while (text) {
+        size_t want = cap - length, n = fread(text + length, 1, want, f);
+        length += n;
+        if (n < want) /* end of file or an error: no read after either */
+            break;
+        char *grown = realloc(text, cap *= 2);
+        if (!grown)
+            free(text);
+        text = grown;
+    }
     bool failed = ferror(f);
     fclose(f);
     if (!text || failed) {

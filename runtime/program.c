@@ -523,8 +523,8 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
         }
         set_log(program, result.log);
         if (status == SGRT_ERROR_BUILD_FAILED)   /* again, with the mapped log */
-            sgrt_fail(status, "building module '%s' for '%s' failed:\n%s", program->module->name,
-                      program->context->device->info.name, program->log);
+            sgrt_set_error("building module '%s' for '%s' failed:\n%s", program->module->name,
+                           program->context->device->info.name, program->log);
         if (status == SGRT_SUCCESS && use_cache)
             sgrt_cache_store(key, program->log, result.binary, result.binary_size);
         free(result.binary);

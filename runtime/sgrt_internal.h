@@ -15,9 +15,13 @@
 
 #define SGRT_MAX_DEVICES 64
 
-/* Records the message for sgrt_last_error() and returns `status`. */
-sgrt_status sgrt_fail(sgrt_status status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Records the message for sgrt_last_error(). */
+void sgrt_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records the message and is `status`.  A macro, so that the status each
+ * failing path returns is visible where it returns (clang's analyzer sees
+ * no function body in another file, and then assumes a failed call may
+ * have returned SGRT_SUCCESS). */
+#define sgrt_fail(status, ...) (sgrt_set_error(__VA_ARGS__), (status))
 /* Returns SGRT_SUCCESS (the last message is kept, as errno is). */
 sgrt_status sgrt_ok(void);
 

@@ -25,13 +25,12 @@ const char *sgrt_status_name(sgrt_status status)
 
 const char *sgrt_last_error(void) { return last_error; }
 
-sgrt_status sgrt_fail(sgrt_status status, const char *fmt, ...)
+void sgrt_set_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
-    return status;
 }
 
 /* Success leaves the last message alone, like errno: it describes the

@@ -13,6 +13,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libclang-19-dev llvm-19-dev llvm-19-tools check meson ninja-build \
     pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo valgrind \
     scdoc cmake python3-jsonschema >/dev/null
+# Static analysis (scripts/static-analysis.sh): cppcheck and clang-tidy 19
+# (clang's static analyzer).
+$SUDO apt-get install -y -qq --no-install-recommends cppcheck clang-tidy-19 >/dev/null
 # Open MPI: the MPI sample (samples/mpi) and its tests with 2 and 4 ranks.
 $SUDO apt-get install -y -qq --no-install-recommends openmpi-bin libopenmpi-dev >/dev/null
 # clang 19 with its runtime libraries: libFuzzer and the sanitizers for

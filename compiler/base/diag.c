@@ -72,9 +72,9 @@ uint32_t srcmgr_load(SourceManager *sm, const char *path)
             cap = cap ? cap * 2 : 65536;
             buf = mem_realloc(buf, cap);
         }
-        size_t n = fread(buf + len, 1, cap - len, fp);
+        size_t want = cap - len, n = fread(buf + len, 1, want, fp);
         len += n;
-        if (n == 0)
+        if (n < want) /* end of file or an error: no read after either */
             break;
     }
     int failed = ferror(fp);

@@ -611,11 +611,19 @@ static Token *va_opt_list(Subst *s, int i, int end)
     return inner.head.next;
 }
 
+/* What body[i] names: an index into s->args, PARAM_VA_OPT or PARAM_NONE.
+ * Only a function-like macro has arguments, and analyse_body marks no
+ * parameter in the body of any other. */
+static int param_at(const Subst *s, int i)
+{
+    return s->args ? s->m->param_of[i] : PARAM_NONE;
+}
+
 /* The operand of # or ## at body index i, as a list of tokens; *next is set
  * to the index after it. */
 static Token *operand_list(Subst *s, int i, int *next)
 {
-    int p = s->m->param_of[i];
+    int p = param_at(s, i);
     if (p >= 0) {
         *next = i + 1;
         return s->args[p].raw;
@@ -636,7 +644,7 @@ static void subst_range(Subst *s, int from, int to)
     bool placemarker = true; /* the last operand expanded to nothing */
     for (int i = from; i < to;) {
         Token *t = &m->body[i];
-        int p = m->param_of[i];
+        int p = param_at(s, i);
         bool before_paste = i + 1 < to && is_punct(&m->body[i + 1], P_HASHHASH);
 
         if (m->function_like && is_punct(t, '#') && i + 1 < to && m->param_of[i + 1] != PARAM_NONE) {
@@ -786,7 +794,7 @@ static bool expand_macro(Preprocessor *pp, Token *tok)
 
     for (Token *t = s.head.next; t; t = t->next)
         t->hideset = t->hideset ? hideset_union(pp, t->hideset, hs) : hs;
-    if (s.cur != &s.head)
+    if (s.head.next)
         s.head.next->has_space = tok->has_space;
     s.cur->next = pp->tok;
     pp->tok = s.head.next ? s.head.next : pp->tok;

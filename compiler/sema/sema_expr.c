@@ -920,7 +920,7 @@ Type *sema_expr(Sema *s, Node *n)
         return n->ty;
     Type *ty = expr_kind(s, n);
     n->ty = ty ? ty : s->t_err;
-    if (n->ty->kind == TY_DOUBLE && n->kind != ND_FLOAT_LIT && n->ty != s->t_err)
+    if (n->ty != s->t_err && n->ty->kind == TY_DOUBLE && n->kind != ND_FLOAT_LIT)
         s->tu->uses_fp64 = true;
     return n->ty;
 }

@@ -259,7 +259,7 @@ static void cuda_atomic_call(EmitCtx *ctx, const Node *call)
     const Type *pty = ptr ? emit_canonical(ptr->ty) : NULL;
     const Type *elem = pty && pty->kind == TY_PTR ? emit_canonical(pty->base) : NULL;
     bool wide = emit_type_is_64bit_int(elem);
-    bool is_signed = elem && elem->kind == TY_LONG;
+    bool is_signed = elem && elem->kind == TY_LONG, is_size_t = elem && elem->kind == TY_SIZE_T;
     const char *stem = NULL, *cuda_fn = NULL;
     bool u64_direct = false;
     switch ((Builtin)call->builtin) {
@@ -272,7 +272,7 @@ static void cuda_atomic_call(EmitCtx *ctx, const Node *call)
         emit_error(ctx, call->loc, "internal error: unknown atomic built-in");
         return;
     }
-    if (wide && (is_signed || !u64_direct || elem->kind == TY_SIZE_T))
+    if (wide && (is_signed || !u64_direct || is_size_t))
         cuda_atomic_helper(ctx, stem, cuda_fn, is_signed);
     else
         emit_out(ctx, "%s", cuda_fn);
