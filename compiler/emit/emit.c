@@ -1415,6 +1415,11 @@ const Node *emit_call_arg(const Node *call, int n)
 
 void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
 {
+    /* Arguments are not elements of a brace list around the call: their
+     * conversions follow the call's rules, not C++'s narrowing ones (a
+     * constant argument of an overloaded built-in keeps its cast there). */
+    bool in_init_list = ctx->in_init_list;
+    ctx->in_init_list = false;
     out_str(ctx, "(");
     for (const Node *a = call->args.head; a; a = a->next) {
         out_str(ctx, a == call->args.head ? "" : ", ");
@@ -1426,6 +1431,7 @@ void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
             print_converted(ctx, a, PREC_ASSIGN, strict);
     }
     out_str(ctx, ")");
+    ctx->in_init_list = in_init_list;
 }
 
 static void print_call(EmitCtx *ctx, const Node *n)

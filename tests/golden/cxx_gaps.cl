@@ -98,7 +98,7 @@ __kernel void cxx_gaps(__global int *out, __global void *raw, int v) {
     out[2] = c + s + b + 'a' + jumps(v) + as_ints(raw)[0] + ints[1];
     sgc_work_group wg = sgc_get_work_group();
     out[3] = sgc_wg_broadcast_int(wg, sgc_wg_scratch, 'a') + sgc_wg_broadcast_int(wg, sgc_wg_scratch, v < 2) + sgc_wg_broadcast_int(wg, sgc_wg_scratch, RED);
-    out[4] = max('a', v) + max(v > 1, 0) + abs(v == 1);
+    out[4] = max('a', v) + max(v > 1, 0) + (int)abs(v == 1);
     union bits first = {.i = v}, later = {.f = 2.0f};
     out[5] = first.i + later.i + (struct point){.y = v}.y;
     struct inner in = {v};

@@ -149,8 +149,15 @@ static void opencl_atomic_call(EmitCtx *ctx, const Node *call)
 
 /* OpenCL C has every SGC math built-in under its own name; arguments are
  * converted explicitly so that overload resolution picks sema's choice. */
+/* OpenCL's abs of an integer returns the unsigned type of the same width
+ * (uint abs(int)); SGC's, like C's, returns the argument's type, so the
+ * result is cast back: `abs(x) - 100 < 0` must compare signed. */
 static void opencl_math_call(EmitCtx *ctx, const Node *call)
 {
+    const Type *ty = emit_canonical(call->ty);
+    if (call->builtin == BI_ABS && ty && type_kind_is_scalar(ty->kind) && ty->kind != TY_FLOAT &&
+        ty->kind != TY_DOUBLE)
+        emit_out(ctx, "(%s)", opencl_scalar_type(ty->kind));
     emit_out(ctx, "%s", builtin_info[call->builtin].name);
     emit_call_args(ctx, call, true);
 }
