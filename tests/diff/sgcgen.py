@@ -44,6 +44,15 @@ import random
 
 # ---------------------------------------------------------------- types --
 
+# names C allows that CUDA C++ reserves or predeclares (sgcc renames them):
+# block-scope variables, and file-scope functions (CUDA_R_32F, cudaError are
+# reserved only when the unit declares them at file scope)
+CXX_NAMES = ["class", "new", "this", "delete", "template", "namespace", "operator", "threadIdx",
+             "warpSize", "dim3", "make_int2", "char2"]
+FILE_SCOPE_NAMES = ["CUDA_R_32F", "cudaError"]
+# char literals as leaves (int in C, char in C++)
+CHAR_LITERALS = ["'a'", "'\\n'", "'\\x7f'", "'\\0'", "'\\''", "'Z'"]
+
 # string literals indexed by (e) & 7: escapes of every kind, 8 characters
 STRING_LITERALS = [r'"sgc\t\"q\\Z"', r'"A\101b\x7e!?x9"']
 
@@ -230,13 +239,16 @@ class Decl(S):
         super().__init__(gen)
         self.var, self.init = var, init
 
+    qual = ""
+
     def sgc(self, pr):
         init = self.init.s(None) if self.sid not in pr.drop else "0"
-        pr.w("%s %s = %s;" % (self.var.typ, self.var.name, init))
+        pr.w("%s%s %s = %s;" % (self.qual.replace("const ", ""), self.var.typ, self.var.name, init)
+             if self.qual == "volatile " else "%s%s %s = %s;" % (self.qual, self.var.typ, self.var.name, init))
 
     def simt(self, pr, mc):
         v = self.var
-        pr.w("%s %s[L];" % (v.typ, v.name))
+        pr.w("%s%s %s[L];" % ("volatile " if self.qual == "volatile " else "", v.typ, v.name))
         init = self.init.s("l") if self.sid not in pr.drop else "0"
         pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s;" % (mc.cur(), v.name, init))
 
@@ -292,12 +304,16 @@ class If(S):
         super().__init__(gen)
         self.cond, self.then, self.els = cond, then, els
 
-    def sgc(self, pr):
+    def sgc(self, pr, chained=False):
         if dropped(self, pr):
             return
-        pr.w("if (%s) {" % self.cond.s(None))
+        pr.w(("} else if (%s) {" if chained else "if (%s) {") % self.cond.s(None))
         pr.block(self.then, lambda st, p: st.sgc(p))
         if self.els is not None:
+            e = self.els
+            if len(e) == 1 and type(e[0]) is If and not dropped(e[0], pr):
+                e[0].sgc(pr, chained=True)     # else if (...): closes the chain
+                return
             pr.w("} else {")
             pr.block(self.els, lambda st, p: st.sgc(p))
         pr.w("}")
@@ -342,6 +358,7 @@ class GotoSkip(S):
         pr.ind -= 1
         pr.w("%s:" % self.label)
         pr.ind += 1
+        pr.w(";")
         pr.w("%s = mix(%s, 3ul);" % (self.cs, self.cs))
         pr.ind -= 1
         pr.w("}")
@@ -398,7 +415,10 @@ class For(S):
         if dropped(self, pr):
             return
         i, t, n = self.ivar.name, self.ivar.typ, self.bound.s(None)
-        if self.kind == "for":
+        if self.kind == "for" and self.sid % 3 == 0:
+            pr.w("%s %s;" % (t, i))
+            pr.w("for (%s = 0; %s < %s; %s++) {" % (i, i, n, i))
+        elif self.kind == "for":
             pr.w("for (%s %s = 0; %s < %s; %s++) {" % (t, i, i, n, i))
         elif self.kind == "while":
             pr.w("%s %s = -1;" % (t, i))
@@ -572,6 +592,7 @@ class Gen:
         self.kernels = []
         self.macro_val = self.r.randint(-20, 20)
         self.ctype_text = []
+        self.used_cxx = set()
 
     def next_sid(self):
         self.sid += 1
@@ -580,6 +601,14 @@ class Gen:
     def fresh(self, prefix="v"):
         self.nvar += 1
         return "%s%d" % (prefix, self.nvar)
+
+    def cxx_name(self):
+        """A C++ keyword or CUDA name as a variable name, once per module, or a fresh name."""
+        left = [n for n in CXX_NAMES if n not in self.used_cxx]
+        if left and self.chance(0.08):
+            self.used_cxx.add(left[0])
+            return left[0]
+        return self.fresh()
 
     def chance(self, p):
         return self.r.random() < p
@@ -650,6 +679,7 @@ class Gen:
         self.nstruct_fields = [("x", tx), ("sub", ("struct", [("a", ta), ("b", (tb, 3))])), ("arr", (tr, 2))]
         self.ctype_text.append("struct %s { %s a; %s b[3]; };" % (inner, ta, tb))
         self.ctype_text.append("struct %s { %s x; struct %s sub; %s arr[2]; };" % (self.nstruct_name, tx, inner, tr))
+        self.ctype_text.append('_Static_assert(sizeof(long) == 8, "LP64");')
 
     def make_structs(self):
         for _ in range(self.r.randint(0, 2)):
@@ -679,6 +709,10 @@ class Gen:
             d = r.choice(self.spec)
             return E(d[1], d[0], (), U_WG)
         if k == "macro":
+            if self.chance(0.2):
+                return E("int", r.choice(CHAR_LITERALS), (), U_WG)
+            if self.chance(0.1):
+                return E("uint", "get_work_dim()", (), U_WG)
             return E("int", "GK", (), U_WG)
         if k == "arr":
             v = r.choice(arrays)
@@ -710,6 +744,17 @@ class Gen:
         if depth <= 0 or self.chance(0.25):
             return self.leaf(env)
         k = r.choice(["bin"] * 6 + ["un", "cast", "tern", "cmp", "cmp", "logic", "call", "imath", "str"])
+        if k == "str" and self.chance(0.4):
+            a, b = self.expr(env, depth - 1), self.expr(env, depth - 1)
+            # (void) on the left: gcc 12 (the oracle's compiler) crashes on
+            # (bool)((c1), (c2)) with constant operands (internal compiler error)
+            return E(b.typ, "((void)({0}), ({1}))", [a, b], max(a.u, b.u))
+        if k == "str" and self.chance(0.4):
+            a = self.expr(env, depth - 1)
+            what = r.choice(["sizeof(({0}) + 0)", "sizeof(%s)" % r.choice(INT_TYPES + FLOATS),
+                             "sizeof(struct %s)" % self.nstruct_name, "_Alignof(%s)" % r.choice(INT_TYPES),
+                             "sizeof(union %s)" % self.union[0]])
+            return E("ulong", "((ulong)%s)" % what, [a], U_WG)
         if k == "imath" and not (AVOID_OPENCL_INIT_LIST_BUILTINS and getattr(self, "in_init_list", False)):
             return self.imath(env, depth)
         if k == "imath":
@@ -887,11 +932,13 @@ class Gen:
         e = self.expr(env, self.r.randint(1, 4))
         u = max(e.u, ctx.level)
         mutable = self.chance(0.5) or u == U_DIV
-        v = Var(self.fresh(), t, U_DIV if mutable else u, mutable)
+        v = Var(self.cxx_name(), t, U_DIV if mutable else u, mutable)
         if v.u == U_BLK:
             v.blk = ctx.blk
         env.append(v)
-        return Decl(self, v, e)
+        d = Decl(self, v, e)
+        d.qual = "const " if not mutable and self.chance(0.2) else "volatile " if mutable and self.chance(0.05) else ""
+        return d
 
     def st_fdecl(self, env, ctx, kernel, out):
         ft = self.r.choice(FLOATS)
@@ -907,6 +954,13 @@ class Gen:
             return self.st_sink(env, ctx, kernel, out)
         v = self.r.choice(muts)
         if v.typ in FLOATS:
+            if self.chance(0.25):
+                sfx = "f" if v.typ == "float" and self.chance(0.5) else ""
+                op, lit = self.r.choice([("*=", "0.5"), ("+=", "2.0"), ("-=", "1.5"), ("*=", "2.0")])
+                if op == "*=" and lit == "2.0":     # keep magnitudes bounded: x * 2 then back below 4096
+                    return Assign(self, VarRef(v), E(v.typ, "((%s)((long)({0} * 2.0%s) %% 4096))" % (v.typ, sfx),
+                                                     [VarRef(v)], U_DIV))
+                return Assign(self, VarRef(v), E(v.typ, lit + sfx, (), U_WG), op)
             return Assign(self, VarRef(v), self.float_expr(env, v.typ))
         e = self.expr(env, self.r.randint(1, 4))
         if v.typ in ("uint", "ulong", "uchar", "ushort") and self.chance(0.4):
@@ -1066,7 +1120,9 @@ class Gen:
         k = self.r.randint(1, 5)
         idx = self.r.choice(["(lid + %du) %% L_SIZE" % k, "L_SIZE - 1u - lid", "(lid ^ %du) %% L_SIZE" % k])
         ex = e.s(None)
-        sgc = ["%s[lid] = (%s)(%s);" % (arr, t, ex), "barrier(CLK_LOCAL_MEM_FENCE);",
+        sgc = ["%s[lid] = (%s)(%s);" % (arr, t, ex),
+               "mem_fence(CLK_LOCAL_MEM_FENCE);" if self.chance(0.3) else "barrier(CLK_LOCAL_MEM_FENCE);",
+               "barrier(CLK_LOCAL_MEM_FENCE);",
                "%s %s = %s[%s];" % (t, v.name, arr, idx), "barrier(CLK_LOCAL_MEM_FENCE);"]
         idx_host = idx.replace("lid", "lid[l]")
 
@@ -1252,6 +1308,14 @@ class Gen:
             sgc_decl = "struct %s %s = %s;" % (self.nstruct_name, v, E("", fmt, subs).s(None))
             host_init = "%s[l] = (struct %s)@" % (v, self.nstruct_name)
             leaves = self.struct_leaves(self.nstruct_fields, "")
+        elif self.chance(0.3):
+            lit = self.r.choice(STRING_LITERALS)
+            et = self.r.choice(["char", "uchar"])
+            sgc_decl = "%s %s[9] = %s;" % (et, v, lit)
+            hdecl = "%s %s[L][9];" % (et, v)
+            host_init = "memcpy(%s[l], %s, sizeof %s[l])" % (v, lit, v)
+            fmt, subs = "", []
+            leaves = ["[%d]" % i for i in range(9)]
         else:
             et = self.r.choice(INT_TYPES)
             n = self.r.randint(2, 6)
@@ -1945,6 +2009,7 @@ class Kernel:
         self.L = r.choice([16, 32, 32, 64, 64, 24, 48, 128, 8])
         self.groups_n = r.choice([1, 2, 3])
         self.reqd = r.random() < 0.4
+        self.reqd_spec = r.random() < 0.3
         self.reqd_sg = gen.flavour == "sg" and r.random() < 0.25
         self.sg_size = r.choice([32] if GPU_SUB_GROUP_SIZES else [8, 16, 32]) if self.reqd_sg else 0
         self.nslots = 4
@@ -2025,6 +2090,7 @@ static inline int h_abs_int(int x) { return x < 0 ? -x : x; }
 static inline long h_abs_long(long x) { return x < 0 ? -x : x; }
 #define abs(x) _Generic(+(x), int: h_abs_int, long: h_abs_long)(x)
 #define mad(a, b, c) fma((a), (b), (c))
+static inline uint get_work_dim(void) { return 1; }
 """
 
 SAFE_FUNCS = r"""
@@ -2072,8 +2138,8 @@ def safe_funcs():
 def gen_funcs(gen):
     """Pure scalar device functions (plain C, shared text for SGC and host)."""
     gen.in_func_gen = True
-    for _ in range(gen.r.randint(0, 3)):
-        name = gen.fresh("fn")
+    for i in range(gen.r.randint(0, 3)):
+        name = gen.fresh("fn") if i or gen.r.random() < 0.6 else gen.r.choice(FILE_SCOPE_NAMES)
         ret = gen.r.choice(["int", "uint", "long", "ulong", "short"])
         params = [(gen.fresh("p"), gen.r.choice(INT_TYPES)) for _ in range(gen.r.randint(1, 3))]
         env = [Var(p, t, U_DIV, True) for p, t in params]
@@ -2162,7 +2228,9 @@ def write_module(gen, base, drop=frozenset(), only=None):
     for k in kernels:
         pr = Printer(drop)
         attrs = []
-        if k.reqd:
+        if k.reqd and k.reqd_spec:
+            attrs.append("reqd_work_group_size(L_SIZE_SC_%s, 1, 1)" % k.name)
+        elif k.reqd:
             attrs.append("reqd_work_group_size(%d, 1, 1)" % k.L)
         if k.reqd_sg:
             attrs.append("reqd_sub_group_size(%d)" % k.sg_size)
@@ -2199,6 +2267,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
             pr.w("sub_group sg = get_sub_group();")
             pr.w("uint sgl = sg.get_local_linear_id(), sgid = sg.get_group_linear_id();")
         pr.w("work_group wg = get_work_group();")
+        pr.w('_Static_assert(sizeof(struct %s) >= 4, "a struct");' % gen.nstruct_name)
         for st in k.body:
             st.sgc(pr)
         for slot in range(1, 4):
