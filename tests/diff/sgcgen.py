@@ -21,7 +21,11 @@ Programs have no undefined behaviour: signed + - * / % << >> go through
 Csmith-style safe_* functions, floats carry exactly representable integers
 (no rounding, so FMA contraction cannot change a result), group
 arithmetic gets bounded inputs, local memory is written and read in phases
-separated by barriers, atomics only combine commutatively.  Group
+separated by barriers (work-group barriers or the phases of a split
+barrier), atomics only combine commutatively (a 64-bit word of out[] per
+work-group is checked as the total), math built-ins only where their
+results are exact, unions are read through the member written last, a
+joint range in private memory holds the same values in every work-item.  Group
 operations appear only where every member of the group is active
 (uniformity levels below).  Every work-item folds what it computes into a
 checksum written to out[].
@@ -87,6 +91,16 @@ AVOID_OPENCL_ABS_UNSIGNED = True
 # prints max(int, uint): ambiguous; tests/diff/cases/KNOWN_FAILURES
 # opencl_init_list_builtin_args): no min/max/clamp/abs in initialisers
 AVOID_OPENCL_INIT_LIST_BUILTINS = True
+# An enum argument of min/max/clamp reaches sgcc's OpenCL output
+# unconverted (max(e, x): ambiguous), and sema takes it as int where the
+# enum's type is unsigned int (tests/diff/cases/KNOWN_FAILURES
+# opencl_enum_builtin_args): enum variables go in cast to their type
+AVOID_ENUM_BUILTIN_ARGS = True
+# PoCL 3.1 runs a do/while loop whose trip count differs between
+# work-items only once when a work-group barrier follows it
+# (tests/diff/cases/KNOWN_FAILURES pocl_do_while_barrier): in wg-flavour
+# modules (the ones PoCL runs) such loops are written as while loops
+AVOID_POCL_DIVERGENT_DO_WHILE = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
@@ -704,6 +718,8 @@ class Gen:
         k = r.choice(choices)
         if k == "var":
             v = r.choice(ints)
+            if getattr(v, "enum", False) and AVOID_ENUM_BUILTIN_ARGS and getattr(self, "in_imath", False):
+                return E(v.typ, "((%s)({0}))" % v.typ, [VarRef(v)], v.u)
             return VarRef(v)
         if k == "spec":
             d = r.choice(self.spec)
@@ -1056,7 +1072,10 @@ class Gen:
         iv = Var(self.fresh("i"), "int", max(bu, ctx.level), False)
         inner.in_switch = False
         body = self.stmts(env + [iv], inner, r.randint(1, 5), kernel)
-        return For(self, iv, bound, body, r.choice(["for", "for", "while", "do"]))
+        kind = r.choice(["for", "for", "while", "do"])
+        if kind == "do" and bu == U_DIV and self.flavour == "wg" and AVOID_POCL_DIVERGENT_DO_WHILE:
+            kind = "while"
+        return For(self, iv, bound, body, kind)
 
     def st_escape(self, env, ctx, kernel, out):
         if ctx.escape_level == U_DIV:
@@ -1396,6 +1415,7 @@ class Gen:
         underlying type (unsigned int without negative enumerators, as gcc)."""
         name, items, under = self.r.choice(self.enums)
         v = Var(self.fresh("ev"), under, U_DIV, False)
+        v.enum = True
         ref = VarRef(v)
         lines = []
         if self.chance(0.5):
@@ -1441,6 +1461,14 @@ class Gen:
     def imath(self, env, depth):
         r = self.r
         k = r.choice(["min", "max", "clamp", "abs"])
+        saved, self.in_imath = getattr(self, "in_imath", False), True
+        try:
+            return self.imath_call(env, depth, k)
+        finally:
+            self.in_imath = saved
+
+    def imath_call(self, env, depth, k):
+        r = self.r
         a = self.expr(env, depth - 1)
         if k == "abs":
             t, fmt = ("long", "abs((long)(({0}) & 0xffffffffffl) - 549755813888l)") \
@@ -2392,10 +2420,12 @@ def main():
     a = ap.parse_args()
     global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
     global AVOID_INTEL_UINT_SHIFT_SELECT, AVOID_OPENCL_ABS_UNSIGNED, AVOID_OPENCL_INIT_LIST_BUILTINS
+    global AVOID_ENUM_BUILTIN_ARGS, AVOID_POCL_DIVERGENT_DO_WHILE
     GPU_SUB_GROUP_SIZES = a.gpu
     if a.no_workarounds:
         AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = AVOID_INTEL_UINT_SHIFT_SELECT = False
-        AVOID_OPENCL_ABS_UNSIGNED = AVOID_OPENCL_INIT_LIST_BUILTINS = False
+        AVOID_OPENCL_ABS_UNSIGNED = AVOID_OPENCL_INIT_LIST_BUILTINS = AVOID_ENUM_BUILTIN_ARGS = False
+        AVOID_POCL_DIVERGENT_DO_WHILE = False
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
