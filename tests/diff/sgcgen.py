@@ -21,7 +21,11 @@ Programs have no undefined behaviour: signed + - * / % << >> go through
 Csmith-style safe_* functions, floats carry exactly representable integers
 (no rounding, so FMA contraction cannot change a result), group
 arithmetic gets bounded inputs, local memory is written and read in phases
-separated by barriers, atomics only combine commutatively.  Group
+separated by barriers (work-group barriers or the phases of a split
+barrier), atomics only combine commutatively (a 64-bit word of out[] per
+work-group is checked as the total), math built-ins only where their
+results are exact, unions are read through the member written last, a
+joint range in private memory holds the same values in every work-item.  Group
 operations appear only where every member of the group is active
 (uniformity levels below).  Every work-item folds what it computes into a
 checksum written to out[].
@@ -44,6 +48,18 @@ import random
 
 # ---------------------------------------------------------------- types --
 
+# names C allows that CUDA C++ reserves or predeclares (sgcc renames them):
+# block-scope variables, and file-scope functions (CUDA_R_32F, cudaError are
+# reserved only when the unit declares them at file scope)
+CXX_NAMES = ["class", "new", "this", "delete", "template", "namespace", "operator", "threadIdx",
+             "warpSize", "dim3", "make_int2", "char2"]
+FILE_SCOPE_NAMES = ["CUDA_R_32F", "cudaError"]
+# char literals as leaves (int in C, char in C++)
+CHAR_LITERALS = ["'a'", "'\\n'", "'\\x7f'", "'\\0'", "'\\''", "'Z'"]
+
+# string literals indexed by (e) & 7: escapes of every kind, 8 characters
+STRING_LITERALS = [r'"sgc\t\"q\\Z"', r'"A\101b\x7e!?x9"']
+
 INT_TYPES = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"]
 BITS = {"bool": 1, "char": 8, "uchar": 8, "short": 16, "ushort": 16, "int": 32,
         "uint": 32, "long": 64, "ulong": 64, "size_t": 64}
@@ -65,6 +81,26 @@ AVOID_INTEL_JOINT_ONE_ELEMENT = True
 # Intel's CPU compiler gets "b >= 32 ? a : a << b" wrong on uint a: the
 # guard shifts in 64 bits instead (tests/diff/cases/KNOWN_FAILURES)
 AVOID_INTEL_UINT_SHIFT_SELECT = True
+# sgcc types abs(int) as int (C) but prints OpenCL's abs, which returns
+# uint: min(abs(x), y) is then ambiguous for the OpenCL compiler and
+# abs(x) - 100 < 0 compares unsigned (tests/diff/cases/KNOWN_FAILURES
+# opencl_abs_unsigned): a cast back to the argument's type until fixed
+AVOID_OPENCL_ABS_UNSIGNED = True
+# Inside an initialiser list sgcc's OpenCL output drops the conversions of
+# a math built-in's arguments (struct P p = { .x = max(sc == 7l, gid) }
+# prints max(int, uint): ambiguous; tests/diff/cases/KNOWN_FAILURES
+# opencl_init_list_builtin_args): no min/max/clamp/abs in initialisers
+AVOID_OPENCL_INIT_LIST_BUILTINS = True
+# An enum argument of min/max/clamp reaches sgcc's OpenCL output
+# unconverted (max(e, x): ambiguous), and sema takes it as int where the
+# enum's type is unsigned int (tests/diff/cases/KNOWN_FAILURES
+# opencl_enum_builtin_args): enum variables go in cast to their type
+AVOID_ENUM_BUILTIN_ARGS = True
+# PoCL 3.1 runs a do/while loop whose trip count differs between
+# work-items only once when a work-group barrier follows it
+# (tests/diff/cases/KNOWN_FAILURES pocl_do_while_barrier): in wg-flavour
+# modules (the ones PoCL runs) such loops are written as while loops
+AVOID_POCL_DIVERGENT_DO_WHILE = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
@@ -217,13 +253,16 @@ class Decl(S):
         super().__init__(gen)
         self.var, self.init = var, init
 
+    qual = ""
+
     def sgc(self, pr):
         init = self.init.s(None) if self.sid not in pr.drop else "0"
-        pr.w("%s %s = %s;" % (self.var.typ, self.var.name, init))
+        pr.w("%s%s %s = %s;" % (self.qual.replace("const ", ""), self.var.typ, self.var.name, init)
+             if self.qual == "volatile " else "%s%s %s = %s;" % (self.qual, self.var.typ, self.var.name, init))
 
     def simt(self, pr, mc):
         v = self.var
-        pr.w("%s %s[L];" % (v.typ, v.name))
+        pr.w("%s%s %s[L];" % ("volatile " if self.qual == "volatile " else "", v.typ, v.name))
         init = self.init.s("l") if self.sid not in pr.drop else "0"
         pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s;" % (mc.cur(), v.name, init))
 
@@ -279,12 +318,16 @@ class If(S):
         super().__init__(gen)
         self.cond, self.then, self.els = cond, then, els
 
-    def sgc(self, pr):
+    def sgc(self, pr, chained=False):
         if dropped(self, pr):
             return
-        pr.w("if (%s) {" % self.cond.s(None))
+        pr.w(("} else if (%s) {" if chained else "if (%s) {") % self.cond.s(None))
         pr.block(self.then, lambda st, p: st.sgc(p))
         if self.els is not None:
+            e = self.els
+            if len(e) == 1 and type(e[0]) is If and not dropped(e[0], pr):
+                e[0].sgc(pr, chained=True)     # else if (...): closes the chain
+                return
             pr.w("} else {")
             pr.block(self.els, lambda st, p: st.sgc(p))
         pr.w("}")
@@ -306,6 +349,48 @@ class If(S):
             pr.block(body, lambda st, p: st.simt(p, mc))
             pr.w("}")
             mc.stack.pop()
+        pr.ind -= 1
+        pr.w("}")
+
+
+class GotoSkip(S):
+    """{ if (cond) goto L; body (starting with an initialised declaration) L: cs = mix(cs, 3); }"""
+
+    def __init__(self, gen, cond, body, label):
+        super().__init__(gen)
+        self.cond, self.body, self.label = cond, body, label
+        self.cs = gen.cs.name
+
+    def sgc(self, pr):
+        if dropped(self, pr):
+            return
+        pr.w("{")
+        pr.ind += 1
+        pr.w("if (%s) goto %s;" % (self.cond.s(None), self.label))
+        for st in self.body:
+            st.sgc(pr)
+        pr.ind -= 1
+        pr.w("%s:" % self.label)
+        pr.ind += 1
+        pr.w(";")
+        pr.w("%s = mix(%s, 3ul);" % (self.cs, self.cs))
+        pr.ind -= 1
+        pr.w("}")
+
+    def simt(self, pr, mc):
+        if dropped(self, pr):
+            return
+        m, mg = mc.cur(), mc.fresh()
+        pr.w("{")
+        pr.ind += 1
+        pr.w("uchar %s[L];" % mg)
+        pr.w("for (int l = 0; l < L; l++) %s[l] = %s[l] && !(%s);" % (mg, m, self.cond.s("l")))
+        mc.stack.append(mg)
+        pr.w("{")
+        pr.block(self.body, lambda st, p: st.simt(p, mc))
+        pr.w("}")
+        mc.stack.pop()
+        pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = mix(%s[l], 3ul);" % (m, self.cs, self.cs))
         pr.ind -= 1
         pr.w("}")
 
@@ -344,7 +429,10 @@ class For(S):
         if dropped(self, pr):
             return
         i, t, n = self.ivar.name, self.ivar.typ, self.bound.s(None)
-        if self.kind == "for":
+        if self.kind == "for" and self.sid % 3 == 0:
+            pr.w("%s %s;" % (t, i))
+            pr.w("for (%s = 0; %s < %s; %s++) {" % (i, i, n, i))
+        elif self.kind == "for":
             pr.w("for (%s %s = 0; %s < %s; %s++) {" % (t, i, i, n, i))
         elif self.kind == "while":
             pr.w("%s %s = -1;" % (t, i))
@@ -517,6 +605,8 @@ class Gen:
         self.gfuncs = []     # GroupFunc
         self.kernels = []
         self.macro_val = self.r.randint(-20, 20)
+        self.ctype_text = []
+        self.used_cxx = set()
 
     def next_sid(self):
         self.sid += 1
@@ -525,6 +615,14 @@ class Gen:
     def fresh(self, prefix="v"):
         self.nvar += 1
         return "%s%d" % (prefix, self.nvar)
+
+    def cxx_name(self):
+        """A C++ keyword or CUDA name as a variable name, once per module, or a fresh name."""
+        left = [n for n in CXX_NAMES if n not in self.used_cxx]
+        if left and self.chance(0.08):
+            self.used_cxx.add(left[0])
+            return left[0]
+        return self.fresh()
 
     def chance(self, p):
         return self.r.random() < p
@@ -565,6 +663,38 @@ class Gen:
     def spec_value(self, d):
         return d[4] if d[4] is not None else d[3]
 
+    def make_ctypes(self):
+        """An enum or two (negative enumerators make the underlying type int,
+        else unsigned int, as gcc), a union, a struct nesting a struct and arrays."""
+        r = self.r
+        self.enums = []
+        for _ in range(r.randint(1, 2)):
+            name = self.fresh("En")
+            items, texts, v = [], [], r.choice([0, 0, -3, 2])
+            for i in range(r.randint(2, 4)):
+                ename = "%s_%d" % (name, i)
+                if i == 0 or self.chance(0.3):
+                    v = r.randint(-4, 9) if i else v
+                    texts.append("%s = %d" % (ename, v))
+                else:
+                    texts.append(ename)
+                items.append((ename, v))
+                v += 1
+            under = "int" if any(val < 0 for _, val in items) else "uint"
+            self.enums.append((name, items, under))
+            self.ctype_text.append("enum %s { %s };" % (name, ", ".join(texts)))
+        uf = [("i", "int"), ("l", "long"), ("u", "uint"), ("s", "short"), ("c", "uchar")]
+        r.shuffle(uf)
+        self.union = (self.fresh("Un"), uf[:r.randint(2, 5)])
+        self.ctype_text.append("union %s { %s };" % (self.union[0], " ".join("%s %s;" % (t, f) for f, t in self.union[1])))
+        ta, tb, tx, tr = (r.choice(INT_TYPES) for _ in range(4))
+        inner = self.fresh("In")
+        self.nstruct_name = self.fresh("Nn")
+        self.nstruct_fields = [("x", tx), ("sub", ("struct", [("a", ta), ("b", (tb, 3))])), ("arr", (tr, 2))]
+        self.ctype_text.append("struct %s { %s a; %s b[3]; };" % (inner, ta, tb))
+        self.ctype_text.append("struct %s { %s x; struct %s sub; %s arr[2]; };" % (self.nstruct_name, tx, inner, tr))
+        self.ctype_text.append('_Static_assert(sizeof(long) == 8, "LP64");')
+
     def make_structs(self):
         for _ in range(self.r.randint(0, 2)):
             fields = [("f%d" % i, self.r.choice(INT_TYPES + ["float"])) for i in range(self.r.randint(1, 4))]
@@ -588,11 +718,17 @@ class Gen:
         k = r.choice(choices)
         if k == "var":
             v = r.choice(ints)
+            if getattr(v, "enum", False) and AVOID_ENUM_BUILTIN_ARGS and getattr(self, "in_imath", False):
+                return E(v.typ, "((%s)({0}))" % v.typ, [VarRef(v)], v.u)
             return VarRef(v)
         if k == "spec":
             d = r.choice(self.spec)
             return E(d[1], d[0], (), U_WG)
         if k == "macro":
+            if self.chance(0.2):
+                return E("int", r.choice(CHAR_LITERALS), (), U_WG)
+            if self.chance(0.1):
+                return E("uint", "get_work_dim()", (), U_WG)
             return E("int", "GK", (), U_WG)
         if k == "arr":
             v = r.choice(arrays)
@@ -623,7 +759,26 @@ class Gen:
         r = self.r
         if depth <= 0 or self.chance(0.25):
             return self.leaf(env)
-        k = r.choice(["bin"] * 6 + ["un", "cast", "tern", "cmp", "cmp", "logic", "call"])
+        k = r.choice(["bin"] * 6 + ["un", "cast", "tern", "cmp", "cmp", "logic", "call", "imath", "str"])
+        if k == "str" and self.chance(0.4):
+            a, b = self.expr(env, depth - 1), self.expr(env, depth - 1)
+            # (void) on the left: gcc 12 (the oracle's compiler) crashes on
+            # (bool)((c1), (c2)) with constant operands (internal compiler error)
+            return E(b.typ, "((void)({0}), ({1}))", [a, b], max(a.u, b.u))
+        if k == "str" and self.chance(0.4):
+            a = self.expr(env, depth - 1)
+            what = r.choice(["sizeof(({0}) + 0)", "sizeof(%s)" % r.choice(INT_TYPES + FLOATS),
+                             "sizeof(struct %s)" % self.nstruct_name, "_Alignof(%s)" % r.choice(INT_TYPES),
+                             "sizeof(union %s)" % self.union[0]])
+            return E("ulong", "((ulong)%s)" % what, [a], U_WG)
+        if k == "imath" and not (AVOID_OPENCL_INIT_LIST_BUILTINS and getattr(self, "in_init_list", False)):
+            return self.imath(env, depth)
+        if k == "imath":
+            return self.leaf(env)
+        if k == "str":
+            lit = self.r.choice(STRING_LITERALS)
+            return E("int", "((int)%s[({0}) & 7])" % lit.replace("{", "{{").replace("}", "}}"), [self.expr(env, depth - 1)],
+                     U_DIV)
         if k == "call" and self.funcs and not getattr(self, "in_func_gen", False):
             name, ret, params, _, _ = r.choice(self.funcs)
             args = [self.cast_to(p[1], self.expr(env, depth - 1)) for p in params]
@@ -704,7 +859,9 @@ class Gen:
             fac = []
             for k in range(self.r.randint(1, 2)):
                 # at most one variable (|v| < 4096) per product, the other factor small
-                if k == 0 and fvars and self.chance(0.5):
+                if k == 0 and self.chance(0.25):
+                    fac.append(self.fmath(env, ft, fvars))
+                elif k == 0 and fvars and self.chance(0.5):
                     fac.append(VarRef(self.r.choice(fvars)))
                 else:
                     fac.append(E(ft, "((%s)((int)(({0}) & 31) - 16))" % ft, [self.expr(env, 2)], U_DIV))
@@ -733,8 +890,13 @@ class Gen:
     def stmt(self, env, ctx, kernel, out):
         r = self.r
         kinds = ["decl"] * 4 + ["assign"] * 3 + ["sink"] * 3 + ["fdecl", "farr", "struct"]
+        # C constructs (initialiser lists, unions, enums, compound literals)
+        kinds += ["cinit", "cunion", "cenum"]
         if ctx.depth < 3:
             kinds += ["if"] * 2 + ["for"] * 2 + ["switch"]
+            # sgcc refuses goto in a function that uses tangle groups
+            if kernel is None or (isinstance(kernel, Kernel) and kernel.goto_ok):
+                kinds += ["goto"]
         if ctx.in_loop and ctx.escape_ok:
             kinds += ["escape"]
         if isinstance(kernel, GroupFunc):
@@ -742,16 +904,18 @@ class Gen:
             # groups that need no uniformity from its callers
             kinds += ["tangle", "tangle", "tangle"]
         elif kernel is not None:
-            if self.gfuncs and self.flavour == "sg":
+            if self.gfuncs and self.flavour == "sg" and not kernel.goto_ok:
                 kinds += ["gcall", "gcall"]
+            kinds += ["gatomic"]
             if ctx.level == U_WG and not ctx.in_switch:
-                kinds += ["local", "atomic", "wgcoll", "wgcoll"]
+                kinds += ["local", "atomic", "wgcoll", "wgcoll", "sbar"]
             if self.flavour == "sg":
                 if ctx.level <= U_SG:
                     kinds += ["sgop", "sgop", "ballot", "ballot"]
                 if ctx.level <= U_BLK:
                     kinds += ["fixed", "fixed"]
-                kinds += ["tangle", "tangle", "tangle"]
+                if not kernel.goto_ok:
+                    kinds += ["tangle", "tangle", "tangle"]
                 if ctx.opp_ok:
                     kinds += ["opp"]
                 if ctx.level <= U_SG and ctx.depth < 3:
@@ -784,11 +948,13 @@ class Gen:
         e = self.expr(env, self.r.randint(1, 4))
         u = max(e.u, ctx.level)
         mutable = self.chance(0.5) or u == U_DIV
-        v = Var(self.fresh(), t, U_DIV if mutable else u, mutable)
+        v = Var(self.cxx_name(), t, U_DIV if mutable else u, mutable)
         if v.u == U_BLK:
             v.blk = ctx.blk
         env.append(v)
-        return Decl(self, v, e)
+        d = Decl(self, v, e)
+        d.qual = "const " if not mutable and self.chance(0.2) else "volatile " if mutable and self.chance(0.05) else ""
+        return d
 
     def st_fdecl(self, env, ctx, kernel, out):
         ft = self.r.choice(FLOATS)
@@ -804,6 +970,13 @@ class Gen:
             return self.st_sink(env, ctx, kernel, out)
         v = self.r.choice(muts)
         if v.typ in FLOATS:
+            if self.chance(0.25):
+                sfx = "f" if v.typ == "float" and self.chance(0.5) else ""
+                op, lit = self.r.choice([("*=", "0.5"), ("+=", "2.0"), ("-=", "1.5"), ("*=", "2.0")])
+                if op == "*=" and lit == "2.0":     # keep magnitudes bounded: x * 2 then back below 4096
+                    return Assign(self, VarRef(v), E(v.typ, "((%s)((long)({0} * 2.0%s) %% 4096))" % (v.typ, sfx),
+                                                     [VarRef(v)], U_DIV))
+                return Assign(self, VarRef(v), E(v.typ, lit + sfx, (), U_WG), op)
             return Assign(self, VarRef(v), self.float_expr(env, v.typ))
         e = self.expr(env, self.r.randint(1, 4))
         if v.typ in ("uint", "ulong", "uchar", "ushort") and self.chance(0.4):
@@ -899,7 +1072,10 @@ class Gen:
         iv = Var(self.fresh("i"), "int", max(bu, ctx.level), False)
         inner.in_switch = False
         body = self.stmts(env + [iv], inner, r.randint(1, 5), kernel)
-        return For(self, iv, bound, body, r.choice(["for", "for", "while", "do"]))
+        kind = r.choice(["for", "for", "while", "do"])
+        if kind == "do" and bu == U_DIV and self.flavour == "wg" and AVOID_POCL_DIVERGENT_DO_WHILE:
+            kind = "while"
+        return For(self, iv, bound, body, kind)
 
     def st_escape(self, env, ctx, kernel, out):
         if ctx.escape_level == U_DIV:
@@ -963,7 +1139,9 @@ class Gen:
         k = self.r.randint(1, 5)
         idx = self.r.choice(["(lid + %du) %% L_SIZE" % k, "L_SIZE - 1u - lid", "(lid ^ %du) %% L_SIZE" % k])
         ex = e.s(None)
-        sgc = ["%s[lid] = (%s)(%s);" % (arr, t, ex), "barrier(CLK_LOCAL_MEM_FENCE);",
+        sgc = ["%s[lid] = (%s)(%s);" % (arr, t, ex),
+               "mem_fence(CLK_LOCAL_MEM_FENCE);" if self.chance(0.3) else "barrier(CLK_LOCAL_MEM_FENCE);",
+               "barrier(CLK_LOCAL_MEM_FENCE);",
                "%s %s = %s[%s];" % (t, v.name, arr, idx), "barrier(CLK_LOCAL_MEM_FENCE);"]
         idx_host = idx.replace("lid", "lid[l]")
 
@@ -980,8 +1158,9 @@ class Gen:
         return DroppableDecl(self, st, v)
 
     def st_atomic(self, env, ctx, kernel, out):
-        t = self.r.choice(["int", "uint"])
+        t = self.r.choice(["int", "uint", "long", "ulong"])
         acc = kernel.local_array(t, self, atomic=True)
+        mask = "0xffff" if BITS[t] == 32 else "0xffffffffffl"
         op = self.r.choice(["add", "sub", "min", "max", "and", "or", "xor"])
         init = self.r.choice([0, 1, 0x7fff, 12345])
         val = self.expr(env, 2)
@@ -989,7 +1168,7 @@ class Gen:
         hostop = {"add": "a + b", "sub": "a - b", "min": "a < b ? a : b", "max": "a > b ? a : b",
                   "and": "a & b", "or": "a | b", "xor": "a ^ b"}[op]
         sgc = ["if (lid == 0u) %s[0] = %d;" % (acc, init), "barrier(CLK_LOCAL_MEM_FENCE);",
-               "if (%s) atomic_fetch_%s(&%s[0], (%s)((%s) & 0xffff));" % (cond.s(None), op, acc, t, val.s(None)),
+               "if (%s) atomic_fetch_%s(&%s[0], (%s)((%s) & %s));" % (cond.s(None), op, acc, t, val.s(None), mask),
                "barrier(CLK_LOCAL_MEM_FENCE);",
                "cs = mix(cs, (ulong)%s[0]);" % acc, "barrier(CLK_LOCAL_MEM_FENCE);"]
         cx = self.r.randint(0, 3)
@@ -1004,8 +1183,8 @@ class Gen:
         def simt(pr, mc):
             m = mc.cur()   # uniform across the work-group: all lanes or none
             pr.w("{ %s acc = %d;" % (t, init))
-            pr.w("  for (int l = 0; l < L; l++) if (" + m + "[l] && (%s)) { %s a = acc, b = (%s)((%s) & 0xffff); acc = (%s)(%s); }"
-                 % (cond.s("l"), "u" + t if t == "int" else t, t, val.s("l"), t, hostop.replace("a", "(" + t + ")a").replace("b", "(" + t + ")b") if op in ("min", "max") else hostop))
+            pr.w("  for (int l = 0; l < L; l++) if (" + m + "[l] && (%s)) { %s a = acc, b = (%s)((%s) & %s); acc = (%s)(%s); }"
+                 % (cond.s("l"), "u" + t if t in SIGNED else t, t, val.s("l"), mask, t, hostop.replace("a", "(" + t + ")a").replace("b", "(" + t + ")b") if op in ("min", "max") else hostop))
             pr.w("  for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)acc);" % m)
             if exp is not None:
                 pr.w("  if (%d < L && %s[%d]) { cs[%d] = mix(cs[%d], (ulong)acc); if (acc == %d) acc = 77; }" % (cx, m, cx, cx, cx, exp))
@@ -1084,6 +1263,400 @@ class Gen:
             parts.append(self.group_op(env, g, kernel, ctx, deps=(creator.sid,)))
         return Compound(parts)
 
+    # ---- C constructs: initialiser lists, unions, enums, compound literals, goto
+
+    def lane_stmt(self, lines):
+        """Raw statement from E lines run per active lane (host) and as is (SGC)."""
+        def simt(pr, mc, lines=lines):
+            for e in lines:
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) { %s; }" % (mc.cur(), e.s("l")))
+        return simt
+
+    def small(self, env, t, depth=2):
+        """An expression converted to t (any value of t), for initialisers."""
+        self.in_init_list = True
+        e = self.cast_to(t, self.expr(env, depth))
+        self.in_init_list = False
+        return e
+
+    def init_list(self, env, fields, designated, subs=None):
+        """A brace initialiser for fields [(name, type | ('struct', fields) |
+        (type, n))], designated or positional (then a prefix of the fields):
+        returns (format for E, subs); unnamed members are zero in both."""
+        subs = [] if subs is None else subs
+        if designated:
+            chosen = [f for f in fields if self.chance(0.7)]
+            self.r.shuffle(chosen)
+        else:
+            chosen = fields[:self.r.randint(1, len(fields))]
+        parts = []
+        for name, ft in chosen:
+            if isinstance(ft, tuple) and ft[0] == "struct":
+                fmt = self.init_list(env, ft[1], self.chance(0.5), subs)[0]
+            elif isinstance(ft, tuple):
+                fmt = self.array_init(env, ft[0], ft[1], subs)
+            else:
+                subs.append(self.small(env, ft))
+                fmt = "{%d}" % (len(subs) - 1)
+            parts.append((".%s = " % name if designated else "") + fmt)
+        if not parts:
+            return "{{ 0 }}", subs
+        return "{{ " + ", ".join(parts) + " }}", subs
+
+    def array_init(self, env, et, n, subs):
+        """{ a, b } (maybe shorter than n) or { [k] = a, b } for T[n]."""
+        k = 0 if self.chance(0.5) else self.r.randint(0, n - 1)
+        ph = []
+        for _ in range(self.r.randint(1, n - k)):
+            subs.append(self.small(env, et, 1))
+            ph.append("{%d}" % (len(subs) - 1))
+        return "{{ " + ("[%d] = " % k if k else "") + ", ".join(ph) + " }}"
+
+    def nested_fields(self):
+        name, fields = self.nstruct
+        return fields
+
+    def st_cinit(self, env, ctx, kernel, out):
+        """A nested struct or an array declared with a designated or
+        positional initialiser list, some of its members sunk."""
+        cs = self.cs.name
+        v = self.fresh("ni")
+        if self.chance(0.7):
+            fmt, subs = self.init_list(env, self.nstruct_fields, self.chance(0.6))
+            ctype, hdecl = "struct %s" % self.nstruct_name, "struct %s %s[L];" % (self.nstruct_name, v)
+            sgc_decl = "struct %s %s = %s;" % (self.nstruct_name, v, E("", fmt, subs).s(None))
+            host_init = "%s[l] = (struct %s)@" % (v, self.nstruct_name)
+            leaves = self.struct_leaves(self.nstruct_fields, "")
+        elif self.chance(0.3):
+            lit = self.r.choice(STRING_LITERALS)
+            et = self.r.choice(["char", "uchar"])
+            sgc_decl = "%s %s[9] = %s;" % (et, v, lit)
+            hdecl = "%s %s[L][9];" % (et, v)
+            host_init = "memcpy(%s[l], %s, sizeof %s[l])" % (v, lit, v)
+            fmt, subs = "", []
+            leaves = ["[%d]" % i for i in range(9)]
+        else:
+            et = self.r.choice(INT_TYPES)
+            n = self.r.randint(2, 6)
+            subs = []
+            fmt = self.array_init(env, et, n, subs)
+            sgc_decl = "%s %s[%d] = %s;" % (et, v, n, E("", fmt, subs).s(None))
+            hdecl = "%s %s[L][%d];" % (et, v, n)
+            host_init = "memcpy(%s[l], (%s[%d])@, sizeof %s[l])" % (v, et, n, v)
+            leaves = ["[%d]" % i for i in range(n)]
+        picks = self.r.sample(leaves, min(len(leaves), self.r.randint(1, 3)))
+        sgc = [sgc_decl] + ["%s = mix(%s, (ulong)%s%s);" % (cs, cs, v, p) for p in picks]
+
+        def simt(pr, mc, fmt=fmt, subs=subs):
+            pr.w(hdecl)
+            init = E("", fmt, subs).s("l")
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) { %s; }" % (mc.cur(), host_init.replace("@", init)))
+            for p in picks:
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = mix(%s[l], (ulong)%s[l]%s);"
+                     % (mc.cur(), cs, cs, v, p))
+        return Raw(self, sgc, simt)
+
+    def struct_leaves(self, fields, prefix):
+        out = []
+        for name, ft in fields:
+            if isinstance(ft, tuple) and ft[0] == "struct":
+                out += self.struct_leaves(ft[1], prefix + "." + name)
+            elif isinstance(ft, tuple):
+                out += ["%s.%s[%d]" % (prefix, name, i) for i in range(ft[1])]
+            else:
+                out.append("%s.%s" % (prefix, name))
+        return out
+
+    def st_cunion(self, env, ctx, kernel, out):
+        """A union written and read through the member written last (no
+        type punning), and a compound literal of the nested struct or the union."""
+        cs = self.cs.name
+        uname, ufields = self.union
+        v = self.fresh("un")
+        f1, t1 = self.r.choice(ufields)
+        f2, t2 = self.r.choice(ufields)
+        e1, e2 = self.small(env, t1), self.small(env, t2)
+        first = ufields[0]
+        lines_sgc, lines = [], []
+        if self.chance(0.5):
+            init = E("", "{{ .%s = {0} }}" % f1, [e1])
+        else:
+            f1, t1 = first
+            e1 = self.small(env, t1)
+            init = E("", "{{ {0} }}", [e1])
+        lines.append(E("", "%s = mix(%s, (ulong)%s.%s)" % ("{0}", "{0}", "{1}", f1),
+                       [VarRef(self.cs), VarRef(Var(v, "union", U_DIV, True))]))
+        if self.chance(0.6):
+            lines.append(E("", "{0}.%s = {1}" % f2, [VarRef(Var(v, "union", U_DIV, True)), e2]))
+            lines.append(E("", "{0} = mix({0}, (ulong){1}.%s)" % f2,
+                           [VarRef(self.cs), VarRef(Var(v, "union", U_DIV, True))]))
+        # a compound literal, a member read at once
+        if self.chance(0.5):
+            fmt, subs = self.init_list(env, self.nstruct_fields, True)
+            leaf = self.r.choice(self.struct_leaves(self.nstruct_fields, ""))
+            lines.append(E("", "{%d} = mix({%d}, (ulong)((struct %s)%s)%s)" % (len(subs), len(subs), self.nstruct_name,
+                                                                             fmt, leaf), subs + [VarRef(self.cs)]))
+        else:
+            f3, t3 = self.r.choice(ufields)
+            lines.append(E("", "{0} = mix({0}, (ulong)((union %s){{ .%s = {1} }}).%s)" % (uname, f3, f3),
+                           [VarRef(self.cs), self.small(env, t3)]))
+        sgc = ["union %s %s = %s;" % (uname, v, init.s(None))] + [e.s(None) + ";" for e in lines]
+        per_lane = self.lane_stmt(lines)
+
+        def simt(pr, mc):
+            pr.w("union %s %s[L];" % (uname, v))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = (union %s)%s;" % (mc.cur(), v, uname, init.s("l")))
+            per_lane(pr, mc)
+        return Raw(self, sgc, simt)
+
+    def st_cenum(self, env, ctx, kernel, out):
+        """An enum variable: initialised from an enumerator or an int,
+        assigned ints (C allows it), in arithmetic; later read as its
+        underlying type (unsigned int without negative enumerators, as gcc)."""
+        name, items, under = self.r.choice(self.enums)
+        v = Var(self.fresh("ev"), under, U_DIV, False)
+        v.enum = True
+        ref = VarRef(v)
+        lines = []
+        if self.chance(0.5):
+            init = E("", self.r.choice(items)[0])
+        else:
+            init = E("", "(({0}) & 7)", [self.expr(env, 2)])
+        if self.chance(0.6):
+            lines.append(E("", "{0} = ({1}) & 7", [ref, self.expr(env, 2)]))
+        if self.chance(0.4):
+            lines.append(E("", "{0} %s %d" % (self.r.choice(["+=", "-=", "|=", "^="]), self.r.randint(0, 3)), [ref]))
+        if self.chance(0.3):
+            lines.append(E("", "{0}++", [ref]))
+        k = self.r.choice(items)[0]
+        lines.append(E("", "{1} = mix({1}, (ulong)({0} * 3 + %s))" % k, [ref, VarRef(self.cs)]))
+        lines.append(E("", "{1} = mix({1}, (ulong)({0} == %s))" % self.r.choice(items)[0], [ref, VarRef(self.cs)]))
+        sgc = ["enum %s %s = %s;" % (name, v.name, init.s(None))] + [e.s(None) + ";" for e in lines]
+        per_lane = self.lane_stmt(lines)
+
+        def simt(pr, mc):
+            pr.w("enum %s %s[L];" % (name, v.name))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[l] = %s;" % (mc.cur(), v.name, init.s("l")))
+            per_lane(pr, mc)
+        st = Raw(self, sgc, simt)
+        st.droppable = False
+        env.append(v)
+        return DroppableDecl(self, st, v)
+
+    def st_goto(self, env, ctx, kernel, out):
+        """if (c) goto L; T x = e; ... L: — a forward jump over initialised
+        declarations (C allows it; CUDA C++ needs them split)."""
+        cond = self.expr(env, 2)
+        label = self.fresh("skip")
+        inner = ctx.inner(U_DIV)
+        inner.escape_ok = False
+        x = Var(self.fresh("gx"), self.int_type(), U_DIV, True)
+        decl = Decl(self, x, self.expr(env, 2))
+        body = [decl] + self.stmts(env + [x], inner, self.r.randint(1, 3), None)
+        body.append(Sink(self, VarRef(x)))
+        return GotoSkip(self, cond, body, label)
+
+    # ---- math built-ins (exact: the oracle compares bit patterns)
+
+    def imath(self, env, depth):
+        r = self.r
+        k = r.choice(["min", "max", "clamp", "abs"])
+        saved, self.in_imath = getattr(self, "in_imath", False), True
+        try:
+            return self.imath_call(env, depth, k)
+        finally:
+            self.in_imath = saved
+
+    def imath_call(self, env, depth, k):
+        r = self.r
+        a = self.expr(env, depth - 1)
+        if k == "abs":
+            t, fmt = ("long", "abs((long)(({0}) & 0xffffffffffl) - 549755813888l)") \
+                if promote(a.typ) in ("long", "ulong") else ("int", "abs((int)(({0}) & 0xffff) - 32768)")
+            if AVOID_OPENCL_ABS_UNSIGNED:
+                fmt = "((%s)%s)" % (t, fmt)
+            return E(t, fmt, [a], a.u)
+        if k == "clamp":
+            t = promote(a.typ)
+            lo = r.randint(0, 50)
+            hi = lo + r.randint(0, 1000)
+            return E(t, "clamp({0}, (%s)%d, (%s)%d)" % (t, lo, t, hi), [a], a.u)
+        b = self.expr(env, depth - 1)
+        return E(uac(a.typ, b.typ), "%s({0}, {1})" % k, [a, b], max(a.u, b.u))
+
+    def fmath(self, env, ft, fvars):
+        """A float factor of magnitude <= 4096 through a math built-in."""
+        r = self.r
+        sfx = "f" if ft == "float" else ""
+
+        def base():
+            if fvars and self.chance(0.6):
+                return VarRef(r.choice(fvars))
+            return E(ft, "((%s)((int)(({0}) & 4095) - 2048))" % ft, [self.expr(env, 2)], U_DIV)
+        k = r.choice(["fabs", "floor", "ceil", "fmin", "fmax", "fma", "mad", "sqrt"])
+        if k == "sqrt" and ft == "double":
+            return E(ft, "sqrt({0} * {0})", [base()], U_DIV)
+        if k in ("floor", "ceil"):
+            return E(ft, "%s({0} * %s)" % (k, r.choice(["0.5", "0.25", "0.125"]) + sfx), [base()], U_DIV)
+        if k in ("fmin", "fmax"):
+            return E(ft, "%s({0}, {1})" % k, [base(), base()], U_DIV)
+        if k in ("fma", "mad"):
+            return E(ft, "%s({0}, (%s)0.5, (%s)%d)" % (k, ft, ft, r.randint(-8, 8)), [base()], U_DIV)
+        return E(ft, "fabs({0})", [base()], U_DIV)
+
+    # ---- 64-bit atomics on global memory, split barriers, joint scans
+
+    def st_gatomic(self, env, ctx, kernel, out):
+        """atomic_fetch_OP on a 64-bit word of out[] that each work-group owns:
+        from anywhere (divergent flow, loops); the total does not depend on
+        the order.  Or atomic_exchange by one work-item."""
+        t = self.r.choice(["long", "ulong"])
+        slot = kernel.new_slot()
+        kernel.gslots.append(slot)
+        word = "out[(gid - lid) * NOUT + %du]" % slot
+        hword = "out[(size_t)(wgi * L) * NOUT + %d]" % slot
+        val = self.expr(env, 2)
+        if self.chance(0.25):
+            cx = self.r.randint(0, 3)
+            sgc = ["if (lid == %du) %s = mix(%s, (ulong)atomic_exchange((global %s *)&%s, (%s)(%s)));"
+                   % (cx, self.cs.name, self.cs.name, t, word, t, val.s(None))]
+
+            def simt(pr, mc):
+                pr.w("if (%d < L && %s[%d]) { int l = %d; %s old = (%s)%s; %s = (ulong)(%s)(%s); cs[l] = mix(cs[l], (ulong)old); }"
+                     % (cx, mc.cur(), cx, cx, t, t, hword, hword, t, val.s("l")))
+            return Raw(self, sgc, simt)
+        op = self.r.choice(["add", "sub", "min", "max", "or", "xor"])
+        cond = self.expr(env, 2) if self.chance(0.5) else E("int", "1")
+        sgc = ["if (%s) atomic_fetch_%s((global %s *)&%s, (%s)(%s));" % (cond.s(None), op, t, word, t, val.s(None))]
+        hostop = {"add": "(ulong)a + (ulong)b", "sub": "(ulong)a - (ulong)b", "min": "a < b ? a : b",
+                  "max": "a > b ? a : b", "or": "a | b", "xor": "a ^ b"}[op]
+
+        def simt(pr, mc):
+            pr.w("for (int l = 0; l < L; l++) if (%s[l] && (%s)) { %s a = (%s)%s, b = (%s)(%s); %s = (ulong)(%s)(%s); }"
+                 % (mc.cur(), cond.s("l"), t, t, hword, t, val.s("l"), hword, t, hostop))
+        return Raw(self, sgc, simt)
+
+    def st_sbar(self, env, ctx, kernel, out):
+        """A split barrier through its phases: initialize, arrive / wait with
+        independent work between, test_wait after the wait, arrive_and_wait,
+        a token of an older phase (does not block), async_work_group_copy
+        tracked by arrive_copy_async; invalidate at the end.  The oracle's
+        model: each completed phase is a work-group barrier."""
+        r = self.r
+        cs = self.cs.name
+        b = "sb%d" % len(kernel.barriers)
+        kernel.barriers.append(b)
+        t = r.choice(INT_TYPES)
+        arr = kernel.local_array(t, self)
+        e, e2 = self.expr(env, 3), self.expr(env, 2)
+        v = Var(self.fresh(), t, U_DIV, True)
+        k = r.randint(1, 5)
+        idx = r.choice(["(lid + %du) %% L_SIZE" % k, "L_SIZE - 1u - lid", "(lid ^ %du) %% L_SIZE" % k])
+        tk = self.fresh("tk")
+        copy = r.random() < 0.3
+        counted = r.random() < 0.5
+        sgc = ["if (lid == 0u) %s.initialize(L_SIZE);" % b]
+        if copy:
+            # a barrier of its own: without the increment the copy's arrival
+            # counts, so each phase needs two per work-item (as samples/barriers/copy_overlap.sgc)
+            bc = b + "c"
+            kernel.barriers.append(bc)
+            lc = kernel.local_array("int", self, atomic="copy")
+            sgc += ["if (lid == 0u) %s.initialize(%s);" % (bc, "L_SIZE" if counted else "2u * L_SIZE"),
+                    "barrier(CLK_LOCAL_MEM_FENCE);",
+                    "async_work_group_copy(%s, in + (gid - lid), L_SIZE);" % lc,
+                    "%s.arrive_copy_async%s();" % (bc, "" if counted else "_no_inc"),
+                    "%s = mix(%s, (ulong)(%s));" % (cs, cs, e2.s(None)),
+                    "%s.arrive_and_wait();" % bc,
+                    "%s = mix(%s, (ulong)%s[%s]);" % (cs, cs, lc, idx)]
+        else:
+            sgc += ["barrier(CLK_LOCAL_MEM_FENCE);"]
+        sgc += ["%s[lid] = (%s)(%s);" % (arr, t, e.s(None)),
+                "arrival_token %s = %s.arrive();" % (tk, b),
+                "%s = mix(%s, (ulong)(%s));" % (cs, cs, e2.s(None)),
+                "%s.wait(%s);" % (b, tk),
+                "%s %s = %s[%s];" % (t, v.name, arr, idx),
+                "%s = mix(%s, (ulong)%s.test_wait(%s));" % (cs, cs, b, tk),
+                "%s.arrive_and_wait();" % b]
+        if r.random() < 0.5:
+            sgc += ["%s.wait(%s);   /* a token of an older phase: does not block */" % (b, tk),
+                    "%s[lid] = (%s)(%s ^ 1);" % (arr, t, v.name),
+                    "%s.arrive_and_wait();" % b,
+                    "%s = mix(%s, (ulong)%s[%s]);" % (cs, cs, arr, idx),
+                    "%s.arrive_and_wait();" % b]
+            second = True
+        else:
+            second = False
+        sgc += ["barrier(CLK_LOCAL_MEM_FENCE);", "if (lid == 0u) %s.invalidate();" % b]
+        if copy:
+            sgc[-1] = "if (lid == 0u) { %s.invalidate(); %s.invalidate(); }" % (b, b + "c")
+        idx_host = idx.replace("lid", "lid[l]")
+
+        def simt(pr, mc):
+            m = mc.cur()   # uniform across the work-group: all lanes or none
+            if copy:
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)(%s));" % (m, e2.s("l")))
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)in[wgi * L + (%s)]);"
+                     % (m, idx_host))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[lid[l]] = (%s)(%s);" % (m, arr, t, e.s("l")))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)(%s));" % (m, e2.s("l")))
+            pr.w("%s %s[L];" % (t, v.name))
+            pr.w("for (int l = 0; l < L; l++) if (%s[l]) { %s[l] = %s[%s]; cs[l] = mix(cs[l], 1ul); }"
+                 % (m, v.name, arr, idx_host))
+            if second:
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) %s[lid[l]] = (%s)(%s[l] ^ 1);" % (m, arr, t, v.name))
+                pr.w("for (int l = 0; l < L; l++) if (%s[l]) cs[l] = mix(cs[l], (ulong)%s[%s]);" % (m, arr, idx_host))
+        st = Raw(self, sgc, simt)
+        st.droppable = False
+        env.append(v)
+        return DroppableDecl(self, st, v)
+
+    def joint_scan(self, g, kernel, deps):
+        """joint_exclusive_scan / joint_inclusive_scan of a table into local
+        memory (a region per sub-group), read back by every member."""
+        r = self.r
+        t = r.choice(ALGO_TYPES)
+        op = r.choice([o for o in OPS if t not in FLOATS or not o.startswith("bit_")])
+        width = "s" if op == "multiplies" else "w"
+        n = r.randint(2, 8)
+        a = r.randint(0, 16 - n)
+        bnd = a + n
+        tab, htab = self.joint_range(kernel, t, width, a, bnd)
+        if tab == "in" and op in ("plus", "multiplies"):
+            op = r.choice(["minimum", "maximum", "bit_xor", "logical_or"])
+        form = r.choice(["exclusive", "inclusive"])
+        init = None
+        if r.random() < 0.4:
+            init = r.choice([1, 2] if op == "multiplies" else [0, 1] if op.startswith("logical") else [0, 1, 7, 100])
+        if g.kind == "wg":
+            res = kernel.local_array(t, self, atomic="jw")
+            rank, hrank = "lid", "l"
+        else:
+            res = "(%s + sgid * 8u)" % kernel.local_array(t, self, atomic="js")
+            rank, hrank = "sgl", "sgl[l]"
+        rv = self.fresh("r")
+        call = "joint_%s_scan(%s, %s + %d, %s + %d, %s, %s%s);" % (
+            form, g.name, tab, a, tab, bnd, res, op, "" if init is None else ", (%s)%d" % (t, init))
+        sink = "f2u" if t in FLOATS else "(ulong)"
+        sgc = ["group_barrier(%s);" % g.name, call, "group_barrier(%s);" % g.name,
+               "%s %s = %s[%s %% %du];" % (t, rv, res, rank, n),
+               "cs = mix(cs, %s(%s));" % (sink, rv),
+               "cs = mix(cs, %s(%s[%d]));" % (sink, res, n - 1),
+               "group_barrier(%s);" % g.name]
+        ident = "(%s)%d" % (t, init) if init is not None else host_identity(t, op)
+
+        def simt(pr, mc):
+            G = self.hg(g)
+            pr.w("{ %s hs[16], a = %s;" % (t, ident))
+            if op in ("logical_and", "logical_or") and init is not None:
+                pr.w("  a = (%s)(a != 0);" % t)
+            step = "hs[j - %d] = a; a = %s;" % (a, host_op(t, op)) if form == "exclusive" else \
+                "a = %s; hs[j - %d] = a;" % (host_op(t, op), a)
+            pr.w("  for (int j = %d; j < %d; j++) { %s b = %s[j]; %s }" % (a, bnd, t, htab, step))
+            pr.w("  for (int l = 0; l < L; l++) if (%s[l]) { hg_check(&%s[l], %s, L); cs[l] = mix(cs[l], %s(hs[%s %% %d]));"
+                 " cs[l] = mix(cs[l], %s(hs[%d])); } }" % (mc.cur(), G, mc.cur(), sink, hrank, n, sink, n - 1))
+        return Raw(self, sgc, simt, deps)
+
     # ---- group operations: SGC text + host model
 
     def bounded_input(self, env, t, op):
@@ -1155,7 +1728,9 @@ class Gen:
             sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
             return Raw(self, sgc, lambda pr, mc: self.host_move(pr, mc, g, kind, t, xe, arg, res), deps)
         if kind == "joint":
-            return self.joint_op(g, deps)
+            if isinstance(kernel, Kernel) and g.kind in ("wg", "sg") and self.chance(0.4):
+                return self.joint_scan(g, kernel, deps)
+            return self.joint_op(g, deps, kernel)
         # reduce / scan
         t = r.choice(ALGO_TYPES)
         ops = [o for o in OPS if t not in FLOATS or not o.startswith("bit_")]
@@ -1185,9 +1760,28 @@ class Gen:
         sgc = ["%s %s = %s;" % (t, res, call), self.sink_text(t, res)]
         return Raw(self, sgc, lambda pr, mc: self.host_algo(pr, mc, g, form, t, op, xe, init, res), deps)
 
-    def joint_op(self, g, deps):
-        """joint_reduce / joint_any_of ... over a constant table that every
-        member sees alike (JOINT_TABLES): the result is the same for all."""
+    def joint_range(self, kernel, t, width, a, b):
+        """Where a joint range lies: a constant table, its copy in local or
+        private memory (filled in the kernel's prologue, the same values in
+        every work-item), or the global input (int only).  Returns the SGC
+        name and the host name of the table."""
+        spaces = ["constant"]
+        if isinstance(kernel, Kernel):
+            spaces += ["local", "private"]
+            if t == "int" and width == "w" and b <= kernel.L * kernel.groups_n:
+                spaces += ["global"]
+        space = self.r.choice(spaces)
+        host = "jtab_%s_%s" % (t, width)
+        if space == "constant":
+            return host, host
+        if space == "global":
+            return "in", "in"
+        kernel.jtabs.add((space, t, width))
+        return "%sjt_%s_%s" % (space[0], t, width), host
+
+    def joint_op(self, g, deps, kernel=None):
+        """joint_reduce / joint_any_of ... over a table that every member
+        sees alike (JOINT_TABLES or the input): the result is the same for all."""
         r = self.r
         t = r.choice(ALGO_TYPES)
         a = r.randint(0, 14)
@@ -1196,15 +1790,17 @@ class Gen:
         res = self.fresh("r")
         if r.random() < 0.3:
             fn = r.choice(["joint_any_of", "joint_all_of", "joint_none_of"])
-            tab = "jtab_%s_w" % t
+            tab, htab = self.joint_range(kernel, t, "w", a, b)
             sgc = ["cs = mix(cs, (ulong)%s(%s, %s + %d, %s + %d, jpred_%s));" % (fn, g.name, tab, a, tab, b, t)]
-            vals = JOINT_TABLES[(t, "w")][a:b]
-            hits = [jpred(t, v) for v in vals]
-            val = {"joint_any_of": any(hits), "joint_all_of": all(hits), "joint_none_of": not any(hits)}[fn]
-            return Raw(self, sgc, lambda pr, mc: self.host_const(pr, mc, g, "(ulong)%d" % int(val)), deps)
+            val = {"joint_any_of": "h_any", "joint_all_of": "h_all", "joint_none_of": "!h_any"}[fn]
+            expr = ("({ int h_any = 0, h_all = 1; for (int j = %d; j < %d; j++) { int h = jpred_%s(%s[j]); "
+                    "h_any |= h; h_all &= h; } (ulong)(%s); })" % (a, b, t, htab, val))
+            return Raw(self, sgc, lambda pr, mc: self.host_const(pr, mc, g, expr), deps)
         op = r.choice([o for o in OPS if t not in FLOATS or not o.startswith("bit_")])
         width = "s" if op == "multiplies" else "w"
-        tab = "jtab_%s_%s" % (t, width)
+        tab, htab = self.joint_range(kernel, t, width, a, b)
+        if tab == "in" and op in ("plus", "multiplies"):
+            op = r.choice(["minimum", "maximum", "bit_xor", "logical_or"])
         init = None
         if r.random() < 0.4:
             init = r.choice([1, 2] if op in ("multiplies", "logical_and", "logical_or") else [0, 1, 7, 100])
@@ -1215,7 +1811,7 @@ class Gen:
         expr = "({ %s a = %s; " % (t, "(%s)%d" % (t, init) if init is not None else host_identity(t, op))
         if op in ("logical_and", "logical_or") and init is not None:
             expr += "a = (%s)(a != 0); " % t
-        expr += "for (int j = %d; j < %d; j++) { %s b = %s[j]; a = %s; } a; })" % (a, b, t, tab, host_op(t, op))
+        expr += "for (int j = %d; j < %d; j++) { %s b = %s[j]; a = %s; } a; })" % (a, b, t, htab, host_op(t, op))
         conv = "f2u(%s)" if t in FLOATS else "(ulong)(%s)"
         return Raw(self, sgc, lambda pr, mc: self.host_const(pr, mc, g, conv % expr), deps)
 
@@ -1441,12 +2037,18 @@ class Kernel:
         self.L = r.choice([16, 32, 32, 64, 64, 24, 48, 128, 8])
         self.groups_n = r.choice([1, 2, 3])
         self.reqd = r.random() < 0.4
+        self.reqd_spec = r.random() < 0.3
         self.reqd_sg = gen.flavour == "sg" and r.random() < 0.25
         self.sg_size = r.choice([32] if GPU_SUB_GROUP_SIZES else [8, 16, 32]) if self.reqd_sg else 0
         self.nslots = 4
         self.locals = []     # (name, type, size text)
         self.groups = []
         self.fixed_specs = []
+        # goto in this kernel (then no tangle groups: sgcc refuses both in one function)
+        self.goto_ok = gen.flavour == "wg" or r.random() < 0.35
+        self.jtabs = set()       # (space, type, width): joint ranges in local / private memory
+        self.gslots = []         # out[] slots of global atomics: zeroed, then one work-item's total
+        self.barriers = []       # local async_barrier objects
         gen.kernel_ctx = self
         self.cs = Var("cs", "ulong", U_DIV, False)
         gen.cs = self.cs
@@ -1477,8 +2079,10 @@ class Kernel:
             if lt == t and at == atomic:
                 return name
         name = gen.fresh("lm")
-        if atomic:
+        if atomic is True:
             size = "1"
+        elif atomic:      # copy target, joint scan results (per work-group / per sub-group)
+            size = {"copy": "L_SIZE", "jw": "16", "js": "8 * L_SIZE"}[atomic]
         else:
             size = "L_SIZE_SC" if gen.r.random() < 0.5 else str(self.L)
         self.locals.append((name, t, size, atomic))
@@ -1494,6 +2098,27 @@ class Kernel:
 
 HOST_PRELUDE = r"""/* generated by sgcgen.py: the host oracle of %(base)s.sgc (SIMT form, see sgcgen.py) */
 #include "diff_shim.h"
+"""
+
+# The SGC math built-ins the generator writes, for the host: integer forms
+# in the usual arithmetic conversions of their arguments (sema's rule),
+# abs of int/long returning the same type (C17); the float forms are
+# <math.h>'s (the generator keeps their results exact).
+HOST_MATH = r"""
+#define H_MM(T) \
+    static inline T h_min_##T(T a, T b) { return b < a ? b : a; } \
+    static inline T h_max_##T(T a, T b) { return b > a ? b : a; } \
+    static inline T h_clamp_##T(T x, T lo, T hi) { return x < lo ? lo : x > hi ? hi : x; }
+H_MM(int) H_MM(uint) H_MM(long) H_MM(ulong)
+#define H_GEN(f, e) _Generic((e), int: h_##f##_int, uint: h_##f##_uint, long: h_##f##_long, ulong: h_##f##_ulong)
+#define min(a, b) H_GEN(min, (a) + (b))((a), (b))
+#define max(a, b) H_GEN(max, (a) + (b))((a), (b))
+#define clamp(x, lo, hi) H_GEN(clamp, (x) + (lo) + (hi))((x), (lo), (hi))
+static inline int h_abs_int(int x) { return x < 0 ? -x : x; }
+static inline long h_abs_long(long x) { return x < 0 ? -x : x; }
+#define abs(x) _Generic(+(x), int: h_abs_int, long: h_abs_long)(x)
+#define mad(a, b, c) fma((a), (b), (c))
+static inline uint get_work_dim(void) { return 1; }
 """
 
 SAFE_FUNCS = r"""
@@ -1541,8 +2166,8 @@ def safe_funcs():
 def gen_funcs(gen):
     """Pure scalar device functions (plain C, shared text for SGC and host)."""
     gen.in_func_gen = True
-    for _ in range(gen.r.randint(0, 3)):
-        name = gen.fresh("fn")
+    for i in range(gen.r.randint(0, 3)):
+        name = gen.fresh("fn") if i or gen.r.random() < 0.6 else gen.r.choice(FILE_SCOPE_NAMES)
         ret = gen.r.choice(["int", "uint", "long", "ulong", "short"])
         params = [(gen.fresh("p"), gen.r.choice(INT_TYPES)) for _ in range(gen.r.randint(1, 3))]
         env = [Var(p, t, U_DIV, True) for p, t in params]
@@ -1577,6 +2202,7 @@ def generate(seed, flavour, nkernels):
     gen.fixed_spec_decls = {}
     gen.make_spec_consts()
     gen.make_structs()
+    gen.make_ctypes()
     gen_funcs(gen)
     gen.gfuncs = []
     if flavour == "sg":
@@ -1619,6 +2245,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
         sgc.append("spec_const uint L_SIZE_SC_%s = 1u;  /* bound to the work-group size */" % k.name)
     for name, fields in gen.structs:
         sgc.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
+    sgc += gen.ctype_text
     sgc.append(SAFE_FUNCS.strip())
     sgc.append(safe_funcs().strip())
     sgc.append(print_funcs(gen, drop).rstrip())
@@ -1629,7 +2256,9 @@ def write_module(gen, base, drop=frozenset(), only=None):
     for k in kernels:
         pr = Printer(drop)
         attrs = []
-        if k.reqd:
+        if k.reqd and k.reqd_spec:
+            attrs.append("reqd_work_group_size(L_SIZE_SC_%s, 1, 1)" % k.name)
+        elif k.reqd:
             attrs.append("reqd_work_group_size(%d, 1, 1)" % k.L)
         if k.reqd_sg:
             attrs.append("reqd_sub_group_size(%d)" % k.sg_size)
@@ -1643,7 +2272,21 @@ def write_module(gen, base, drop=frozenset(), only=None):
         pr.w("#define NOUT %du" % k.nslots)
         for name, t, size, atomic in k.locals:
             pr.w("local %s %s[%s];" % (t, name, size))
+        for space, t, w in sorted(k.jtabs):
+            if space == "local":
+                pr.w("local %s ljt_%s_%s[16];" % (t, t, w))
+        for b in k.barriers:
+            pr.w("local async_barrier %s;" % b)
         pr.w("uint lid = get_local_id(0), gid = get_global_id(0), grp = get_group_id(0);")
+        for space, t, w in sorted(k.jtabs):
+            # joint ranges in local and private memory: the constant table's values
+            if space == "local":
+                pr.w("for (uint j = lid; j < 16u; j += L_SIZE) ljt_%s_%s[j] = jtab_%s_%s[j];" % (t, w, t, w))
+            else:
+                pr.w("%s pjt_%s_%s[16];" % (t, t, w))
+                pr.w("for (int j = 0; j < 16; j++) pjt_%s_%s[j] = jtab_%s_%s[j];" % (t, w, t, w))
+        if any(space == "local" for space, _, _ in k.jtabs):
+            pr.w("barrier(CLK_LOCAL_MEM_FENCE);")
         pr.w("size_t gsz = get_global_size(0);")
         pr.w("int inx = in[gid];")
         pr.w("long iny = (long)in[(gid + 5u) %% %du] * 65536 + inx;" % (k.L * k.groups_n))
@@ -1652,6 +2295,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
             pr.w("sub_group sg = get_sub_group();")
             pr.w("uint sgl = sg.get_local_linear_id(), sgid = sg.get_group_linear_id();")
         pr.w("work_group wg = get_work_group();")
+        pr.w('_Static_assert(sizeof(struct %s) >= 4, "a struct");' % gen.nstruct_name)
         for st in k.body:
             st.sgc(pr)
         for slot in range(1, 4):
@@ -1692,6 +2336,8 @@ def write_module(gen, base, drop=frozenset(), only=None):
         host.append("#define %s %du" % (name, n))
     for name, fields in gen.structs:
         host.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
+    host += gen.ctype_text
+    host.append(HOST_MATH.strip())
     host.append(SAFE_FUNCS.strip())
     host.append(safe_funcs().strip())
     host.append(print_funcs(gen, drop).rstrip())
@@ -1732,6 +2378,8 @@ def host_kernel(gen, k, drop):
     pr.w("for (int l = 0; l < L; l++) { lid[l] = l; grp[l] = wgi; gid[l] = wgi * L + l; gsz[l] = L * NG; inx[l] = in[gid[l]];"
          " iny[l] = (long)in[(gid[l] + 5u) %% (L * NG)] * 65536 + inx[l]; cs[l] = 0x%xul; }" % (gen.seed & 0xffffffff))
     pr.w("HG wgG[L]; hg_work_group(wgG, L);")
+    for slot in k.gslots:   # global atomics: the device's buffer starts at zero
+        pr.w("for (int l = 0; l < L; l++) out[(size_t)(wgi * L + l) * NOUT + %d] = 0;" % slot)
     if gen.flavour == "sg":
         pr.w("HG sgG[L]; hg_sub_group(sgG, L, S);")
         pr.w("uint sgl[L], sgid[L];")
@@ -1771,10 +2419,13 @@ def main():
     ap.add_argument("--no-workarounds", action="store_true")
     a = ap.parse_args()
     global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
-    global AVOID_INTEL_UINT_SHIFT_SELECT
+    global AVOID_INTEL_UINT_SHIFT_SELECT, AVOID_OPENCL_ABS_UNSIGNED, AVOID_OPENCL_INIT_LIST_BUILTINS
+    global AVOID_ENUM_BUILTIN_ARGS, AVOID_POCL_DIVERGENT_DO_WHILE
     GPU_SUB_GROUP_SIZES = a.gpu
     if a.no_workarounds:
         AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = AVOID_INTEL_UINT_SHIFT_SELECT = False
+        AVOID_OPENCL_ABS_UNSIGNED = AVOID_OPENCL_INIT_LIST_BUILTINS = AVOID_ENUM_BUILTIN_ARGS = False
+        AVOID_POCL_DIVERGENT_DO_WHILE = False
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
