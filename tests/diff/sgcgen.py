@@ -81,16 +81,14 @@ AVOID_INTEL_JOINT_ONE_ELEMENT = True
 # Intel's CPU compiler gets "b >= 32 ? a : a << b" wrong on uint a: the
 # guard shifts in 64 bits instead (tests/diff/cases/KNOWN_FAILURES)
 AVOID_INTEL_UINT_SHIFT_SELECT = True
-# sgcc types abs(int) as int (C) but prints OpenCL's abs, which returns
-# uint: min(abs(x), y) is then ambiguous for the OpenCL compiler and
-# abs(x) - 100 < 0 compares unsigned (tests/diff/cases/KNOWN_FAILURES
-# opencl_abs_unsigned): a cast back to the argument's type until fixed
-AVOID_OPENCL_ABS_UNSIGNED = True
-# Inside an initialiser list sgcc's OpenCL output drops the conversions of
-# a math built-in's arguments (struct P p = { .x = max(sc == 7l, gid) }
-# prints max(int, uint): ambiguous; tests/diff/cases/KNOWN_FAILURES
-# opencl_init_list_builtin_args): no min/max/clamp/abs in initialisers
-AVOID_OPENCL_INIT_LIST_BUILTINS = True
+# Fixed in sgcc (e42d40e), kept as switches for older binaries: OpenCL's
+# abs returns uint where SGC's returns the argument's type
+# (tests/diff/cases/opencl_abs_unsigned), and a math built-in's arguments
+# inside an initialiser list lost their conversions
+# (tests/diff/cases/opencl_init_list_builtin_args).  Off: the generator
+# writes both.
+AVOID_OPENCL_ABS_UNSIGNED = False
+AVOID_OPENCL_INIT_LIST_BUILTINS = False
 # An enum argument of min/max/clamp reaches sgcc's OpenCL output
 # unconverted (max(e, x): ambiguous), and sema takes it as int where the
 # enum's type is unsigned int (tests/diff/cases/KNOWN_FAILURES
