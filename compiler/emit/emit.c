@@ -1425,10 +1425,19 @@ void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
         out_str(ctx, a == call->args.head ? "" : ", ");
         bool shown = a->kind == ND_CAST && a->is_implicit &&
                      implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
-        if (strict && !shown)
+        const Node *printed = printed_node(ctx, a);
+        if (strict && !shown && !ctx->hooks->is_cxx && printed &&
+            kind_of(emit_canonical(printed->ty)) == TY_ENUM) {
+            /* Sema takes an enum argument as int (enums have int underneath);
+             * the device compiler would see the enum's compatible type, which
+             * makes max(e, x) ambiguous.  C++ targets: emit_expr_c_typed. */
+            out_str(ctx, "(int)");
+            print_converted(ctx, a, PREC_UNARY, strict);
+        } else if (strict && !shown) {
             emit_expr_c_typed(ctx, a, PREC_ASSIGN); /* overloads see C's types */
-        else
+        } else {
             print_converted(ctx, a, PREC_ASSIGN, strict);
+        }
     }
     out_str(ctx, ")");
     ctx->in_init_list = in_init_list;

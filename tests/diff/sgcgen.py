@@ -89,11 +89,10 @@ AVOID_INTEL_UINT_SHIFT_SELECT = True
 # writes both.
 AVOID_OPENCL_ABS_UNSIGNED = False
 AVOID_OPENCL_INIT_LIST_BUILTINS = False
-# An enum argument of min/max/clamp reaches sgcc's OpenCL output
-# unconverted (max(e, x): ambiguous), and sema takes it as int where the
-# enum's type is unsigned int (tests/diff/cases/KNOWN_FAILURES
-# opencl_enum_builtin_args): enum variables go in cast to their type
-AVOID_ENUM_BUILTIN_ARGS = True
+# Fixed in sgcc too: an enum argument of min/max/clamp reached the OpenCL
+# output unconverted (max(e, x): ambiguous; tests/diff/cases/
+# opencl_enum_builtin_args).  Off: the generator passes enums plainly.
+AVOID_ENUM_BUILTIN_ARGS = False
 # PoCL 3.1 runs a do/while loop whose trip count differs between
 # work-items only once when a work-group barrier follows it
 # (tests/diff/cases/KNOWN_FAILURES pocl_do_while_barrier): in wg-flavour
