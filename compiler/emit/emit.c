@@ -1413,6 +1413,13 @@ const Node *emit_call_arg(const Node *call, int n)
     return a;
 }
 
+/* Whether the expression printed for `n` has an enum type. */
+static bool is_enum_valued(const EmitCtx *ctx, const Node *n)
+{
+    n = printed_node(ctx, n);
+    return n && kind_of(emit_canonical(n->ty)) == TY_ENUM;
+}
+
 void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
 {
     /* Arguments are not elements of a brace list around the call: their
@@ -1425,9 +1432,7 @@ void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
         out_str(ctx, a == call->args.head ? "" : ", ");
         bool shown = a->kind == ND_CAST && a->is_implicit &&
                      implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
-        const Node *printed = printed_node(ctx, a);
-        if (strict && !shown && !ctx->hooks->is_cxx && printed &&
-            kind_of(emit_canonical(printed->ty)) == TY_ENUM) {
+        if (strict && !shown && !ctx->hooks->is_cxx && is_enum_valued(ctx, a)) {
             /* Sema takes an enum argument as int (enums have int underneath);
              * the device compiler would see the enum's compatible type, which
              * makes max(e, x) ambiguous.  C++ targets: emit_expr_c_typed. */

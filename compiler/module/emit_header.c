@@ -29,9 +29,7 @@
 /* A scalar as sgrt sees it: its row of scalars.def (ast/ast.h), an enum
  * as an int; NULL for void and anything not a scalar.  The sgrt columns
  * follow SGRT_TYPES in runtime/sgrt.h. */
-typedef ScalarType ScalarInfo;
-
-static const ScalarInfo *scalar_info(const Type *ty)
+static const ScalarType *scalar_info(const Type *ty)
 {
     TypeKind kind = ty ? (ty->kind == TY_ENUM ? TY_INT : ty->kind) : TY_VOID;
     return type_kind_is_scalar(kind) && scalar_types[kind].sgrt ? &scalar_types[kind] : NULL;
@@ -103,7 +101,7 @@ static void emit_source_literal(EmitBuffer *out, const char *module, const char 
     emit_write(out, "    ;\n\n", 7);
 }
 
-static void emit_default(EmitBuffer *out, const Symbol *sc, const ScalarInfo *si)
+static void emit_default(EmitBuffer *out, const Symbol *sc, const ScalarType *si)
 {
     emit_printf(out, "{.%s = ", si->member);
     if (sc->spec_required) {
@@ -141,7 +139,7 @@ static void emit_spec_table(EmitBuffer *out, const TranslationUnit *tu, const ch
     emit_printf(out, "static const sgrt_spec_desc %s_specs[] = {\n", module);
     for (int i = 0; i < tu->spec_const_count; i++) {
         const Symbol *sc = tu->spec_consts[i];
-        const ScalarInfo *si = scalar_info(sc->ty);
+        const ScalarType *si = scalar_info(sc->ty);
         emit_printf(out, "    {\"%s\", %" PRIu32 ", SGRT_TYPE_%s, %s, ", sc->name, sc->spec_id,
                     si->sgrt, sc->spec_required ? "true" : "false");
         emit_default(out, sc, si);
@@ -154,7 +152,7 @@ static void emit_spec_table(EmitBuffer *out, const TranslationUnit *tu, const ch
  * pass (reported by the caller). */
 typedef struct ParamShape {
     const char *kind;          /* "GLOBAL", "CONSTANT", "LOCAL", "SCALAR" */
-    const ScalarInfo *scalar;  /* scalar or pointee scalar; NULL: struct */
+    const ScalarType *scalar;  /* scalar or pointee scalar; NULL: struct */
     int size;                  /* by-value size or element size */
 } ParamShape;
 
@@ -176,7 +174,7 @@ static bool param_shape(const Type *ty, ParamShape *shape)
 
 const char *emit_header_scalar_name(const Type *ty)
 {
-    const ScalarInfo *si = scalar_info(ty);
+    const ScalarType *si = scalar_info(ty);
     return si ? si->setter : NULL;
 }
 
@@ -314,7 +312,7 @@ static void emit_spec_api(EmitBuffer *out, const TranslationUnit *tu, const char
     emit_printf(out, "};\n\n");
     for (int i = 0; i < tu->spec_const_count; i++) {
         const Symbol *sc = tu->spec_consts[i];
-        const ScalarInfo *si = scalar_info(sc->ty);
+        const ScalarType *si = scalar_info(sc->ty);
         emit_printf(out,
                     "/* %s %s%s */\n"
                     "static inline sgrt_status %s_set_%s(sgrt_program *program, %s value)\n"
