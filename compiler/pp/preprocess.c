@@ -698,6 +698,32 @@ static void subst_range(Subst *s, int from, int to)
     }
 }
 
+static Token *directive(Preprocessor *pp, Token *hash);
+static Directive directive_kind(const Token *t);
+
+/* A directive line inside the arguments of a macro invocation (`f(\n#ifdef
+ * X\n a\n#else\n b\n#endif\n)`).  C17 6.10.3p11 leaves it undefined; GCC
+ * and Clang process it, and so do we: conditionals, #define, #undef, #line,
+ * #error and #warning act as anywhere else.  #include and #pragma would need
+ * to splice tokens into the argument, so they are errors.  `hash` is the
+ * line's '#'; returns the first token after the directive (and after any
+ * group it skipped). */
+static Token *directive_in_arguments(Preprocessor *pp, const Token *site, Token *hash)
+{
+    Token *name = hash->next;
+    pp->tok = name;
+    Directive kind = at_eol(name) ? DIR_UNKNOWN : directive_kind(name);
+    if (kind == DIR_include || kind == DIR_pragma) {
+        diag_error(pp->diag, name->loc, "#%.*s inside the arguments of macro '%.*s'",
+                   (int)name->len, name->text, (int)site->len, site->text);
+        pp->tok = name->next;
+        skip_line(pp, NULL);
+        return pp->tok;
+    }
+    directive(pp, hash);
+    return pp->tok;
+}
+
 /* Reads the arguments of a function-like macro; pp->tok is at '('.  Returns
  * NULL after reporting an error. */
 static MacroArg *collect_args(Preprocessor *pp, Macro *m, Token *site, Token **rparen)
@@ -710,6 +736,10 @@ static MacroArg *collect_args(Preprocessor *pp, Macro *m, Token *site, Token **r
         int depth = 0;
         bool rest = m->variadic && count == m->param_count - 1;
         for (;; t = t->next) {
+            /* Only tokens read from a file are at the beginning of a line:
+             * copies made by expansions never are (copy_token). */
+            while (t->at_bol && is_punct(t, '#'))
+                t = directive_in_arguments(pp, site, t);
             if (t->kind == TK_EOF) {
                 diag_error(pp->diag, site->loc, "unterminated argument list invoking macro '%.*s'",
                            (int)site->len, site->text);

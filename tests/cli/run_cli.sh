@@ -401,6 +401,16 @@ if command -v cpp >/dev/null; then
     grep -v '^#' pp.expected | tr -d ' \n' >"$tmp/ours"
     check "-E: the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
 fi
+# Directive lines inside a macro's arguments act as anywhere else (as in GCC).
+printf '#define F(x, y) ((x) + (y))\nint a = F(1,\n#ifdef N\n N\n#else\n 0\n#endif\n);\nint b = F(\n#define Q 5\nQ, 2);\n' >args.sgc
+run 0 -E -DN=21 args.sgc
+check "-E: #ifdef and #define inside macro arguments" \
+    bash -c 'grep -v "^#" "$1" | tr -d " \n" | grep -qF "inta=((1)+(21));intb=((5)+(2));"' _ "$tmp/out"
+if command -v cpp >/dev/null; then
+    cpp -P -DN=21 args.sgc 2>/dev/null | tr -d ' \n' >"$tmp/cpp"
+    grep -v '^#' "$tmp/out" | tr -d ' \n' >"$tmp/ours"
+    check "-E: directives in macro arguments, the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
+fi
 run 0 -E -I inc -DN=21 -o pp.i pp.sgc
 check "-E -o FILE writes the file, nothing on stdout" bash -c 'cmp -s pp.i pp.expected && test ! -s "$1"' _ "$tmp/out"
 printf '#include "nowhere.h"\n' >bad_include.sgc
