@@ -526,6 +526,19 @@ static void count_capture(void *ctx, DiagLevel level, SrcLoc loc, const char *me
     ++*(int *)ctx;
 }
 
+/* Whether text[0..len) scans without a lexical error (no stray byte,
+ * unterminated literal or comment); the tokens go to the arena. */
+static bool lexes_cleanly(Preprocessor *pp, uint32_t file, const char *text, size_t len)
+{
+    int errors = 0;
+    Diag quiet;
+    diag_init(&quiet, pp->sources, NULL);
+    quiet.capture = count_capture;
+    quiet.capture_ctx = &errors;
+    lex_file(pp->arena, &quiet, file, text, len);
+    return errors == 0;
+}
+
 /* ## operator: lhs and rhs spelled together must scan as one token; NULL
  * (after an error) when they do not. */
 static Token *paste(Preprocessor *pp, const Token *lhs, const Token *rhs, SrcLoc site)
@@ -1910,6 +1923,10 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
         buf_add(&b, p, 1);
     }
     char *text = buf_finish(pp, &b);
+    if (!lexes_cleanly(pp, op->loc.file, text + 8, strlen(text + 8))) {
+        diag_error(pp->diag, op->loc, "the string of _Pragma does not scan as preprocessing tokens");
+        return NULL;
+    }
     if (strcmp(text, "#pragma once") == 0) {
         mark_once(pp, op->loc.file);
         return NULL;
