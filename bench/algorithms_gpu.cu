@@ -9,7 +9,7 @@
  *   histogram  histogram_aggregated,      cub::DeviceHistogram::HistogramEven
  *              histogram_atomic           (256 bins, uniform and skewed)
  *   spmv       spmv_csr_{float,double}    cusparseSpMV (CSR, ALG_DEFAULT)
- *              + spmv_rows for long rows,
+ *              + spmv_rows and spmv_chunks/gather for long rows,
  *              with ROW_GROUP from the matrix (also without the split),
  *              and every other ROW_GROUP
  *
@@ -307,16 +307,25 @@ template <class T> static void bench_spmv(cusparseHandle_t h, const alg_csr *m)
             alg_spmv_plan_free(&plan);
             continue; /* nothing was split off */
         }
-        uint32_t *d_medium = dev_alloc<uint32_t>(plan.medium + 1), *d_longest = dev_alloc<uint32_t>(plan.longest + 1);
-        CK(cudaMemcpy(d_medium, plan.medium_rows, (size_t)plan.medium * 4, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_longest, plan.longest_rows, (size_t)plan.longest * 4, cudaMemcpyHostToDevice));
-        sgrt_buffer *b_medium = wrap(d_medium, (size_t)plan.medium * 4 + 4);
-        sgrt_buffer *b_longest = wrap(d_longest, (size_t)plan.longest * 4 + 4);
+        std::vector<uint32_t *> owned;
+        auto list = [&](const uint32_t *host, size_t count) {
+            uint32_t *dev = dev_alloc<uint32_t>(count + 1);
+            CK(cudaMemcpy(dev, host, count * 4, cudaMemcpyHostToDevice));
+            owned.push_back(dev);
+            return wrap(dev, count * 4 + 4);
+        };
+        T *d_partial = dev_alloc<T>(plan.chunks + 1);
+        alg_spmv_buffers lists = {list(plan.medium_rows, plan.medium),
+                                  list(plan.longest_rows, plan.longest),
+                                  list(plan.chunk_row, plan.chunks),
+                                  list(plan.chunk_start, plan.chunks),
+                                  list(plan.first_chunk, (size_t)plan.longest + 1),
+                                  wrap(d_partial, ((size_t)plan.chunks + 1) * sizeof(T))};
         sgrt_program *p = build(&spmv_module, 0, g); /* ROW_GROUP, bound at run time */
         CK(cudaMemset(d_y, 0, (size_t)m->rows * sizeof(T)));
         double s_ms = time_ms([&] {
-            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, b_row, b_col, b_val, b_x, b_y, m->rows, b_medium,
-                                  b_longest, NULL, NULL));
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, b_row, b_col, b_val, b_x, b_y, m->rows, &lists,
+                                  NULL, NULL));
         });
         char variant[128];
         snprintf(variant, sizeof variant, "%s %s, ROW_GROUP %u%s, %u + %u rows split off", m->name,
@@ -324,8 +333,12 @@ template <class T> static void bench_spmv(cusparseHandle_t h, const alg_csr *m)
                  plan.medium, plan.longest);
         row("spmv", variant, bytes, s_ms, check(), "cusparseSpMV", l_ms, l_ok);
         sgrt_program_free(p);
-        sgrt_buffer_free(b_medium), sgrt_buffer_free(b_longest);
-        CK(cudaFree(d_medium)), CK(cudaFree(d_longest));
+        sgrt_buffer_free(lists.medium), sgrt_buffer_free(lists.longest);
+        sgrt_buffer_free(lists.chunk_row), sgrt_buffer_free(lists.chunk_start);
+        sgrt_buffer_free(lists.first_chunk), sgrt_buffer_free(lists.partial);
+        for (uint32_t *dev : owned)
+            CK(cudaFree(dev));
+        CK(cudaFree(d_partial));
         alg_spmv_plan_free(&plan);
     }
     alg_spmv_plan_free(&chosen);

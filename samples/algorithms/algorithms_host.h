@@ -154,13 +154,45 @@ static void alg_csr_banded(alg_csr *m, uint32_t rows, uint32_t half, uint32_t se
 /* How spmv.sgc runs one matrix, decided from its row lengths. */
 typedef struct alg_spmv_plan {
     uint32_t row_group;         /* spec constant ROW_GROUP of spmv_csr */
-    uint32_t long_row;          /* longer rows are left to spmv_rows */
-    uint32_t medium, longest;   /* how many rows spmv_rows takes with 32, 256 work-items */
-    uint32_t *medium_rows;      /* their indices, for 32 work-items each (up to 1024 nonzeros) */
-    uint32_t *longest_rows;     /* and for 256 each (longer) */
+    uint32_t long_row;          /* longer rows are left to spmv_rows and spmv_chunks */
+    uint32_t medium, longest;   /* how many rows spmv_rows and spmv_chunks take */
+    uint32_t *medium_rows;      /* their indices: 32 work-items each (up to 1024 nonzeros) */
+    uint32_t *longest_rows;     /* and the longer ones, cut into chunks */
+    uint32_t chunks;            /* how many chunks of ALG_CHUNK_NNZ nonzeros */
+    uint32_t *chunk_row, *chunk_start; /* per chunk: its row and first nonzero */
+    uint32_t *first_chunk;      /* per longest row: its first chunk; [longest] = chunks */
 } alg_spmv_plan;
 
 #define ALG_MEDIUM_ROW 1024 /* = 32 work-items x 32 steps */
+#define ALG_CHUNK_NNZ 2048u /* = 256 work-items x 8 steps */
+
+/* Device copies of a plan's lists, made by the caller (sgrt buffers of its
+ * own or wrapped native memory); partial holds `chunks` values of T. */
+typedef struct alg_spmv_buffers {
+    sgrt_buffer *medium, *longest, *chunk_row, *chunk_start, *first_chunk, *partial;
+} alg_spmv_buffers;
+
+/* The rows longer than ALG_MEDIUM_ROW, cut into chunks of ALG_CHUNK_NNZ. */
+static void alg_spmv_plan_chunks(alg_spmv_plan *pl, const alg_csr *m)
+{
+    uint32_t chunks = 0;
+    for (uint32_t i = 0; i < pl->longest; i++) {
+        uint32_t r = pl->longest_rows[i], len = m->row_ptr[r + 1] - m->row_ptr[r];
+        chunks += (len + ALG_CHUNK_NNZ - 1) / ALG_CHUNK_NNZ;
+    }
+    pl->chunks = chunks;
+    pl->chunk_row = (uint32_t *)alg_alloc(sizeof(uint32_t) * (chunks + 1));
+    pl->chunk_start = (uint32_t *)alg_alloc(sizeof(uint32_t) * (chunks + 1));
+    pl->first_chunk = (uint32_t *)alg_alloc(sizeof(uint32_t) * (pl->longest + 1));
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < pl->longest; i++) {
+        uint32_t r = pl->longest_rows[i];
+        pl->first_chunk[i] = c;
+        for (uint32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j += ALG_CHUNK_NNZ, c++)
+            pl->chunk_row[c] = r, pl->chunk_start[c] = j;
+    }
+    pl->first_chunk[pl->longest] = c;
+}
 
 /* The plan for a matrix; row_group 0 chooses it, others force it (the
  * benchmark's sweep), and long_row 0 means 32 x ROW_GROUP.
@@ -176,8 +208,8 @@ typedef struct alg_spmv_plan {
  * pays the row_ptr -> col -> x latency chain.
  *
  * Rows longer than long_row (more than 32 steps of the group) go to
- * spmv_rows: one work-group per row, 32 work-items wide up to 1024
- * nonzeros, 256 beyond. */
+ * spmv_rows, one work-group of 32 per row, up to 1024 nonzeros; longer
+ * ones to spmv_chunks and spmv_gather. */
 static void alg_spmv_plan_make(alg_spmv_plan *pl, const alg_csr *m, uint32_t row_group,
                                uint32_t long_row)
 {
@@ -225,9 +257,14 @@ static void alg_spmv_plan_make(alg_spmv_plan *pl, const alg_csr *m, uint32_t row
         }
         pl->medium = medium, pl->longest = longest;
     }
+    alg_spmv_plan_chunks(pl, m);
 }
 
-static void alg_spmv_plan_free(alg_spmv_plan *pl) { free(pl->medium_rows), free(pl->longest_rows); }
+static void alg_spmv_plan_free(alg_spmv_plan *pl)
+{
+    free(pl->medium_rows), free(pl->longest_rows);
+    free(pl->chunk_row), free(pl->chunk_start), free(pl->first_chunk);
+}
 
 /* Bytes an SpMV must move at least: the matrix, x once, y once. */
 static double alg_spmv_bytes(const alg_csr *m, size_t elem)
@@ -363,36 +400,47 @@ static sgrt_status alg_histogram(sgrt_program *p, bool aggregated, sgrt_buffer *
 }
 
 /* y = A x (spmv.sgc, program built with ROW_GROUP = plan->row_group):
- * spmv_csr for the rows up to plan->long_row, then spmv_rows for the
- * listed ones (medium, longest: device copies of the plan's lists).
- * first and last: both or neither. */
+ * spmv_csr for the rows up to plan->long_row, spmv_rows for the medium
+ * ones, spmv_chunks + spmv_gather for the longest (b: device copies of the
+ * plan's lists).  first and last: both or neither. */
 static sgrt_status alg_spmv(sgrt_program *p, bool fp64, const alg_spmv_plan *plan,
                             sgrt_buffer *row_ptr, sgrt_buffer *col, sgrt_buffer *val,
-                            sgrt_buffer *x, sgrt_buffer *y, uint32_t rows, sgrt_buffer *medium,
-                            sgrt_buffer *longest, sgrt_event **first, sgrt_event **last)
+                            sgrt_buffer *x, sgrt_buffer *y, uint32_t rows,
+                            const alg_spmv_buffers *b, sgrt_event **first, sgrt_event **last)
 {
     sgrt_launch_dims d = alg_dims((size_t)rows * plan->row_group);
     sgrt_event *e0 = NULL, *e1 = NULL;
+    sgrt_event **later = first ? &e1 : NULL;
     sgrt_status st = fp64 ? spmv_launch_spmv_csr_double(p, &d, row_ptr, col, val, x, y, rows,
                                                         plan->long_row, first ? &e0 : NULL)
                           : spmv_launch_spmv_csr_float(p, &d, row_ptr, col, val, x, y, rows,
                                                        plan->long_row, first ? &e0 : NULL);
-    for (int pass = 0; pass < 2 && st == SGRT_SUCCESS; pass++) {
-        uint32_t count = pass ? plan->longest : plan->medium, width = pass ? 256 : 32;
-        sgrt_buffer *list = pass ? longest : medium;
-        if (count == 0)
-            continue;
-        d.global[0] = (size_t)count * width;
-        d.local[0] = width;
+    if (st == SGRT_SUCCESS && plan->medium) {
+        d.global[0] = (size_t)plan->medium * 32;
+        d.local[0] = 32;
+        st = fp64 ? spmv_launch_spmv_rows_double(p, &d, row_ptr, col, val, x, y, b->medium, later)
+                  : spmv_launch_spmv_rows_float(p, &d, row_ptr, col, val, x, y, b->medium, later);
+    }
+    if (st == SGRT_SUCCESS && plan->longest) {
         if (e1)
             sgrt_event_free(e1), e1 = NULL;
-        st = fp64 ? spmv_launch_spmv_rows_double(p, &d, row_ptr, col, val, x, y, list,
-                                                 first ? &e1 : NULL)
-                  : spmv_launch_spmv_rows_float(p, &d, row_ptr, col, val, x, y, list,
-                                                first ? &e1 : NULL);
+        d.global[0] = (size_t)plan->chunks * 256;
+        d.local[0] = 256;
+        st = fp64 ? spmv_launch_spmv_chunks_double(p, &d, row_ptr, col, val, x, b->partial,
+                                                   b->chunk_row, b->chunk_start, ALG_CHUNK_NNZ, NULL)
+                  : spmv_launch_spmv_chunks_float(p, &d, row_ptr, col, val, x, b->partial,
+                                                  b->chunk_row, b->chunk_start, ALG_CHUNK_NNZ, NULL);
+        d = alg_dims(plan->longest);
+        if (st == SGRT_SUCCESS)
+            st = fp64 ? spmv_launch_spmv_gather_double(p, &d, b->partial, y, b->longest,
+                                                       b->first_chunk, plan->longest, later)
+                      : spmv_launch_spmv_gather_float(p, &d, b->partial, y, b->longest,
+                                                      b->first_chunk, plan->longest, later);
     }
     if (first)
         *first = e0, *last = e1 ? e1 : e0;
+    else if (e1)
+        sgrt_event_free(e1);
     return st;
 }
 

@@ -232,8 +232,14 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     alg_ref_spmv(m, x, want, scale);
     sgrt_buffer *row_ptr = upload(ctx, m->row_ptr, ((size_t)m->rows + 1) * 4);
     sgrt_buffer *col = upload(ctx, m->col, (size_t)m->nnz * 4);
-    sgrt_buffer *medium = upload(ctx, plan.medium_rows, (size_t)plan.medium * 4);
-    sgrt_buffer *longest = upload(ctx, plan.longest_rows, (size_t)plan.longest * 4);
+    alg_spmv_buffers lists = {
+        .medium = upload(ctx, plan.medium_rows, (size_t)plan.medium * 4),
+        .longest = upload(ctx, plan.longest_rows, (size_t)plan.longest * 4),
+        .chunk_row = upload(ctx, plan.chunk_row, (size_t)plan.chunks * 4),
+        .chunk_start = upload(ctx, plan.chunk_start, (size_t)plan.chunks * 4),
+        .first_chunk = upload(ctx, plan.first_chunk, ((size_t)plan.longest + 1) * 4),
+        .partial = upload(ctx, NULL, (size_t)plan.chunks * 8),
+    };
     double *ms = (double *)alg_alloc(sizeof(double) * (size_t)repeats);
     for (int fp64 = 0; fp64 < 2; fp64++) {
         if (fp64 && !info.fp64)
@@ -251,8 +257,8 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
         SAMPLE_CHECK(sgrt_buffer_fill(NULL, dy, &nan, 1, 0, (size_t)m->rows * elem, NULL, 0, NULL));
         for (int r = -1; r < repeats; r++) {
             sgrt_event *first, *last;
-            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, medium,
-                                  longest, &first, &last));
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, &lists,
+                                  &first, &last));
             double t = span_ms(first, last);
             if (r >= 0)
                 ms[r] = t;
@@ -277,13 +283,16 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
         }
         char variant[64];
         snprintf(variant, sizeof variant, "%s %s g=%u+%u+%u", m->name, fp64 ? "fp64" : "fp32",
-                 plan.row_group, plan.medium, plan.longest); /* + rows for spmv_rows */
+                 plan.row_group, plan.medium, plan.longest); /* + rows split off */
         report("spmv", variant, ms, alg_spmv_bytes(m, elem), ok);
         free(vals), free(xs), free(y);
         sgrt_buffer_free(val), sgrt_buffer_free(dx), sgrt_buffer_free(dy);
     }
     free(x), free(want), free(scale), free(ms);
-    sgrt_buffer_free(row_ptr), sgrt_buffer_free(col), sgrt_buffer_free(medium), sgrt_buffer_free(longest);
+    sgrt_buffer_free(row_ptr), sgrt_buffer_free(col);
+    sgrt_buffer_free(lists.medium), sgrt_buffer_free(lists.longest), sgrt_buffer_free(lists.chunk_row);
+    sgrt_buffer_free(lists.chunk_start), sgrt_buffer_free(lists.first_chunk);
+    sgrt_buffer_free(lists.partial);
     sgrt_program_free(p);
     alg_spmv_plan_free(&plan);
 }
