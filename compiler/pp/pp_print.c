@@ -6,7 +6,8 @@
  * locations: a token first on its source line starts a new output line
  * indented to its column; small gaps become blank lines; a jump to another
  * file or far ahead becomes a GCC linemarker `# LINE "FILE" [FLAG]`, flag 1
- * entering an #include, 2 returning from one.  Between tokens that were
+ * entering an #include, 2 returning from one.  Lines and names are the
+ * presumed ones: after `#line 100 "x.sgc"` the output says so.  Between tokens that were
  * adjacent in no source (macro juxtaposition) a space is added where gluing
  * them would scan as another token ("+" "+" is not "++"). */
 #include <string.h>
@@ -15,10 +16,13 @@
 #include "pp/preprocess.h"
 
 typedef struct Printer {
+    Preprocessor *pp;
     const SourceManager *sources;
     EmitBuffer *out;
     uint32_t file;     /* file of the current output line, 0 before the first */
-    unsigned line;     /* its source line */
+    const char *name;  /* its presumed name (#line may change it) */
+    long delta;        /* presumed line - physical line in it (#line) */
+    unsigned line;     /* the current output line's presumed line */
     bool line_empty;   /* nothing printed on the current output line yet */
     const Token *prev; /* last token printed on this line */
 } Printer;
@@ -26,13 +30,12 @@ typedef struct Printer {
 /* Blank lines cheaper than a linemarker (GCC uses 8). */
 enum { MAX_BLANK_LINES = 8 };
 
-static void print_marker(Printer *p, unsigned line, uint32_t file, int flag)
+static void print_marker(Printer *p, unsigned line, uint32_t file, const char *name, int flag)
 {
-    const SourceFile *f = srcmgr_file(p->sources, file);
     if (!p->line_empty)
         emit_write(p->out, "\n", 1);
     emit_printf(p->out, "# %u \"", line);
-    for (const char *s = f->name; *s; s++) {
+    for (const char *s = name; *s; s++) {
         if (*s == '"' || *s == '\\')
             emit_write(p->out, "\\", 1);
         emit_write(p->out, s, 1);
@@ -42,6 +45,7 @@ static void print_marker(Printer *p, unsigned line, uint32_t file, int flag)
         emit_printf(p->out, " %d", flag);
     emit_write(p->out, "\n", 1);
     p->file = file;
+    p->name = name;
     p->line = line;
     p->line_empty = true;
     p->prev = NULL;
@@ -60,10 +64,11 @@ static int marker_flag(const Printer *p, uint32_t to)
     return 0;
 }
 
-/* Moves the output to source line `line` of `file`.  As GCC: entering an
- * #include marks its line 1, returning marks the line after the #include,
- * and blank lines (or a plain marker) take it on from there. */
-static void move_to(Printer *p, uint32_t file, unsigned line)
+/* Moves the output to presumed line `line` of `file` (called `name`, with
+ * `delta` from #line).  As GCC: entering an #include marks its line 1,
+ * returning marks the line after the #include, a #line directive gets a
+ * plain marker, and blank lines (or a plain marker) take it on from there. */
+static void move_to(Printer *p, uint32_t file, unsigned line, const char *name, long delta)
 {
     if (file != p->file) {
         int flag = p->file ? marker_flag(p, file) : 0;
@@ -74,14 +79,20 @@ static void move_to(Printer *p, uint32_t file, unsigned line)
             unsigned col;
             srcmgr_line_col(p->sources, srcmgr_file(p->sources, p->file)->included_from, &start,
                             &col);
-            start = start + 1 <= line ? start + 1 : line;
+            start = (unsigned)((long)start + 1 + delta);
+            start = start <= line ? start : line;
         }
-        print_marker(p, start, file, flag);
+        print_marker(p, start, file, name, flag);
+        p->delta = delta;
+    } else if (delta != p->delta || strcmp(name, p->name) != 0) {
+        print_marker(p, line, file, name, 0);
+        p->delta = delta;
+        return;
     }
     if (line <= p->line)
         return;
     if (line - p->line > MAX_BLANK_LINES) {
-        print_marker(p, line, file, 0);
+        print_marker(p, line, file, name, 0);
         return;
     }
     if (!p->line_empty)
@@ -115,11 +126,14 @@ static bool would_glue(const Token *a, const Token *b)
 
 static void print_token(Printer *p, const Token *t)
 {
-    unsigned line, col;
+    unsigned line, col, presumed;
+    const char *name;
     srcmgr_line_col(p->sources, t->loc, &line, &col);
     bool pragma = t->kind == TK_OTHER && t->len >= 7 && memcmp(t->text, "#pragma", 7) == 0;
-    if (t->loc.file)
-        move_to(p, t->loc.file, line);
+    if (t->loc.file) {
+        pp_presumed_location(p->pp, t->loc, &presumed, &name);
+        move_to(p, t->loc.file, presumed, name, (long)presumed - (long)line);
+    }
     if (pragma && !p->line_empty) {
         emit_write(p->out, "\n", 1);
         p->line_empty = true;
@@ -144,8 +158,8 @@ static void print_token(Printer *p, const Token *t)
 void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file,
               EmitBuffer *out)
 {
-    Printer p = {.sources = sources, .out = out, .line_empty = true};
-    print_marker(&p, 1, main_file, 0);
+    Printer p = {.pp = pp, .sources = sources, .out = out, .line_empty = true};
+    print_marker(&p, 1, main_file, srcmgr_file(sources, main_file)->name, 0);
     for (Token *t = pp_next(pp); t->kind != TK_EOF; t = pp_next(pp))
         print_token(&p, t);
     if (!p.line_empty)

@@ -1968,6 +1968,12 @@ Token *pp_next(Preprocessor *pp)
     }
 }
 
+void pp_presumed_location(Preprocessor *pp, SrcLoc loc, unsigned *line, const char **name)
+{
+    *line = logical_line(pp, loc);
+    *name = logical_file(pp, loc);
+}
+
 const char **pp_dependencies(Preprocessor *pp, int *count)
 {
     *count = pp->dep_count;

@@ -43,6 +43,11 @@ struct EmitBuffer;
 void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file,
               struct EmitBuffer *out);
 
+/* The line and file name `loc` has after the #line directives read so far
+ * (the physical ones when there are none): what __LINE__ and __FILE__ say
+ * there, and what `sgcc -E` prints in its linemarkers. */
+void pp_presumed_location(Preprocessor *pp, SrcLoc loc, unsigned *line, const char **name);
+
 void pp_free(Preprocessor *pp); /* frees non-arena state (the arena owns tokens) */
 
 #endif

@@ -411,6 +411,10 @@ if command -v cpp >/dev/null; then
     grep -v '^#' "$tmp/out" | tr -d ' \n' >"$tmp/ours"
     check "-E: directives in macro arguments, the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
 fi
+printf 'int a;\n#line 100 "renamed.sgc"\nint b = __LINE__;\n' >line.sgc
+run 0 -E line.sgc
+check "-E: #line gives a linemarker with the presumed line and name" \
+    bash -c 'grep -A1 -x "# 100 \"renamed.sgc\"" "$1" | grep -qx "int b = 100;"' _ "$tmp/out"
 run 0 -E -I inc -DN=21 -o pp.i pp.sgc
 check "-E -o FILE writes the file, nothing on stdout" bash -c 'cmp -s pp.i pp.expected && test ! -s "$1"' _ "$tmp/out"
 printf '#include "nowhere.h"\n' >bad_include.sgc
