@@ -517,7 +517,10 @@ static Token *stringize(Preprocessor *pp, const Token *arg, SrcLoc loc)
         }
     }
     buf_add(&b, "\"", 1);
-    return new_token(pp, TK_STRING, buf_finish(pp, &b), loc);
+    size_t len = b.len;
+    Token *t = new_token(pp, TK_STRING, buf_finish(pp, &b), loc);
+    t->len = (unsigned)len; /* not strlen: a NUL byte in the argument stays (the parser reports it) */
+    return t;
 }
 
 static void count_capture(void *ctx, DiagLevel level, SrcLoc loc, const char *message)
@@ -1922,8 +1925,9 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
             p++;
         buf_add(&b, p, 1);
     }
+    size_t len = b.len;
     char *text = buf_finish(pp, &b);
-    if (!lexes_cleanly(pp, op->loc.file, text + 8, strlen(text + 8))) {
+    if (memchr(text, '\0', len) || !lexes_cleanly(pp, op->loc.file, text + 8, len - 8)) {
         diag_error(pp->diag, op->loc, "the string of _Pragma does not scan as preprocessing tokens");
         return NULL;
     }
