@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1805,10 +1806,18 @@ static void do_line(Preprocessor *pp, Token *hash, Token *directive)
                    "#line directive requires a simple digit sequence");
         return;
     }
+    /* C17 6.10.4p3: at most 2147483647, which keeps every presumed line
+     * (and __LINE__) inside an unsigned int. */
+    errno = 0;
+    unsigned long value = strtoul(num->text, NULL, 10);
+    if (errno == ERANGE || value > 2147483647ul) {
+        diag_error(pp->diag, num->loc, "line number out of range (at most 2147483647)");
+        return;
+    }
     Frame *f = current_frame(pp);
     unsigned line_no, col;
     srcmgr_line_col(pp->sources, hash->loc, &line_no, &col);
-    f->line_delta = strtol(num->text, NULL, 10) - (long)(line_no + 1);
+    f->line_delta = (long)value - (long)(line_no + 1);
     Token *name = num->next;
     if (name->kind == TK_STRING && name->text[0] == '"') {
         f->line_name = arena_strndup(pp->arena, name->text + 1, name->len - 2);
