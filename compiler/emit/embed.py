@@ -1,13 +1,30 @@
 #!/usr/bin/env python3
 """embed.py — turns the prelude sources into C string constants.
 
-usage: embed.py OUT.c OUT.h [--dir DIR] NAME=FILE...
+usage: embed.py OUT.c OUT.h [--dir DIR] [--inc INCDIR] NAME=FILE...
 Each NAME=FILE (FILE relative to DIR when given) becomes `const char *const prelude_NAME` holding FILE's text,
 declared in OUT.h together with the list PRELUDE_SECTIONS(X), X(NAME), in
 command-line order.  Output is deterministic (no dates, no paths).
+
+A line `#include "group_ops_BLOCK.inc"` of a FILE is replaced by the text of
+INCDIR/group_ops_BLOCK.inc: the operator rows compiler/emit/gen_group_ops.c
+writes from the operator table (compiler/ast/group_ops.def), so the
+embedded library holds the rows themselves.
 """
 import os
+import re
 import sys
+
+GENERATED = re.compile(r'^#include "(group_ops_\w+\.inc)"\n', re.M)
+
+
+def expand(text, inc, path):
+    def block(m):
+        if inc is None:
+            sys.exit(f"embed.py: {path} includes {m.group(1)}: pass --inc DIR")
+        with open(os.path.join(inc, m.group(1)), encoding="utf-8") as f:
+            return f.read()
+    return GENERATED.sub(block, text)
 
 
 def c_string(text):
@@ -22,8 +39,11 @@ def c_string(text):
 def main():
     out_c, out_h, pairs = sys.argv[1], sys.argv[2], sys.argv[3:]
     base = ""
+    inc = None
     if pairs[:1] == ["--dir"]:
         base, pairs = pairs[1], pairs[2:]
+    if pairs[:1] == ["--inc"]:
+        inc, pairs = pairs[1], pairs[2:]
     sections = [p.split("=", 1) for p in pairs]
     sections = [(name, os.path.join(base, path)) for name, path in sections]
     with open(out_h, "w") as h:
@@ -40,7 +60,7 @@ def main():
         c.write('#include "prelude.h"\n')
         for name, path in sections:
             with open(path, encoding="utf-8") as f:
-                text = f.read()
+                text = expand(f.read(), inc, path)
             c.write(f"\nconst char *const prelude_{name} =\n{c_string(text)};\n")
 
 
