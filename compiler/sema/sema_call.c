@@ -175,9 +175,11 @@ static bool movable_type(const Type *ty, bool wide)
         return true;
     case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
         return wide;
-    default:
-        return false;
+    case TY_VOID: case TY_ENUM:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
+    return false;
 }
 
 static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
@@ -545,7 +547,7 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
     case BK_GROUP_FN: ty = group_fn(s, &A, bi); break;
     case BK_GROUP_ALGO: ty = group_algo(s, &A, bi); break;
     case BK_JOINT: ty = joint(s, &A, bi); break;
-    default:
+    case BK_ASYNC_COPY:
         if (bi == BI_ASYNC_BARRIER_MAX) {
             sema_mark_async(s);
             ty = s->basic[TY_ULONG];
@@ -576,9 +578,12 @@ static Type *method_result(Sema *s, Method m)
         return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
     case METHOD_BARRIER_MAX:
         return s->basic[TY_ULONG];
-    default:
-        return s->basic[TY_VOID];
+    case METHOD_INITIALIZE: case METHOD_INVALIDATE: case METHOD_ARRIVE_COPY_ASYNC:
+    case METHOD_ARRIVE_COPY_ASYNC_NO_INC: case METHOD_WAIT: case METHOD_ARRIVE_AND_WAIT:
+    case METHOD_NONE: case METHOD_COUNT:
+        break;
     }
+    return s->basic[TY_VOID];
 }
 
 static Type *method_arg_type(Sema *s, Method m)
@@ -586,8 +591,16 @@ static Type *method_arg_type(Sema *s, Method m)
     switch (m) {
     case METHOD_INITIALIZE: return s->basic[TY_UINT];
     case METHOD_ARRIVE_NO_COMPLETE: case METHOD_ARRIVE_AND_DROP_NO_COMPLETE: return s->basic[TY_INT];
-    default: return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
+    case METHOD_WAIT: case METHOD_TEST_WAIT:
+        break;
+    /* no argument (MethodInfo.nargs 0): never asked */
+    case METHOD_GET_GROUP_LINEAR_ID: case METHOD_GET_GROUP_LINEAR_RANGE: case METHOD_GET_LOCAL_LINEAR_ID:
+    case METHOD_GET_LOCAL_LINEAR_RANGE: case METHOD_LEADER: case METHOD_INVALIDATE: case METHOD_ARRIVE:
+    case METHOD_ARRIVE_AND_DROP: case METHOD_ARRIVE_COPY_ASYNC: case METHOD_ARRIVE_COPY_ASYNC_NO_INC:
+    case METHOD_ARRIVE_AND_WAIT: case METHOD_BARRIER_MAX: case METHOD_NONE: case METHOD_COUNT:
+        break;
     }
+    return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
 }
 
 static Type *method_call(Sema *s, Node *n, Method m, Type *recv)
