@@ -15,7 +15,9 @@
 // relative 1e-5, since the butterfly's order of additions differs).  One
 // table row per (algorithm, type, N): median ms of 21 runs and the ratio
 // cg / variant (above 1: faster than cg).  Build from the repository root:
-//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o gpu_fixed_forms bench/gpu_fixed_forms.cu
+//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -I BUILD/compiler -o gpu_fixed_forms bench/gpu_fixed_forms.cu
+// (BUILD/compiler: a meson build's, for the operator rows group_ops_*.inc
+// that cuda_base.cuh includes)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>

@@ -19,7 +19,9 @@
 // work (the full-block test, the mask), where fixed8/16 still trail cg.
 // Every variant's result is checked against the first one's.  Prints one
 // table row per N.  Build (from the repository root):
-//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o gpu_shfl_masks bench/gpu_shfl_masks.cu
+//   nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -I BUILD/compiler -o gpu_shfl_masks bench/gpu_shfl_masks.cu
+// (BUILD/compiler: a meson build's, for the operator rows group_ops_*.inc
+// that cuda_base.cuh includes)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <algorithm>

@@ -188,14 +188,28 @@ static void store_translation(SgrtCacheKey key, const sgcc_result *res, const Tr
     free(deps);
 }
 
-/* sgrt's backends are sgcc's targets, in the same order (sgrt.h). */
-_Static_assert((int)SGCC_OUTPUT_OPENCL == (int)SGRT_BACKEND_OPENCL && (int)SGCC_OUTPUT_CUDA == (int)SGRT_BACKEND_CUDA,
-               "sgcc outputs and sgrt backends in one order");
-_Static_assert(SGCC_TARGET_OPENCL == 1u << SGRT_BACKEND_OPENCL && SGCC_TARGET_CUDA == 1u << SGRT_BACKEND_CUDA,
-               "sgcc target bits and sgrt backends in one order");
+/* sgrt's backends are sgcc's targets (sgrt.h); sgcc's public numbers are
+ * asked for by name, so that a backend added later needs no shift there
+ * (its sgcc_output kind comes after SGCC_OUTPUT_PREPROCESSED). */
+static sgcc_output sgcc_output_of(sgrt_backend backend)
+{
+    switch (backend) {
+    case SGRT_BACKEND_OPENCL: return SGCC_OUTPUT_OPENCL;
+    case SGRT_BACKEND_CUDA: return SGCC_OUTPUT_CUDA;
+    case SGRT_BACKEND_COUNT: break;
+    }
+    return SGCC_OUTPUT_COUNT;
+}
 
-static sgcc_output sgcc_output_of(sgrt_backend backend) { return (sgcc_output)backend; }
-static unsigned sgcc_target_of(sgrt_backend backend) { return 1u << backend; }
+static unsigned sgcc_target_of(sgrt_backend backend)
+{
+    switch (backend) {
+    case SGRT_BACKEND_OPENCL: return SGCC_TARGET_OPENCL;
+    case SGRT_BACKEND_CUDA: return SGCC_TARGET_CUDA;
+    case SGRT_BACKEND_COUNT: break;
+    }
+    return 0;
+}
 
 /* Runs libsgcc.  Errors in the input: SGRT_ERROR_COMPILE with the caret
  * diagnostics as the message. */

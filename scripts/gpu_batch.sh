@@ -50,7 +50,8 @@ for dev in cuda opencl:nvidia; do
     step "build_cache_$tag" 90 env SGRT_DEVICE=$dev "$bin/bench_build_cache" 11
     step "launch_overhead_$tag" 120 "$bin/bench_launch_overhead" "$dev" 100000 15
 done
-step shfl_masks 120 sh -c "nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
+# cuda_base.cuh includes its operator rows, written by compiler/emit/gen_group_ops.c.
+step shfl_masks 120 sh -c "cc -std=c17 -I compiler -o /tmp/gen_group_ops compiler/emit/gen_group_ops.c && /tmp/gen_group_ops /tmp && nvcc -O3 -arch=sm_90 -I compiler/emit/cuda -I /tmp -o /tmp/gpu_shfl_masks bench/gpu_shfl_masks.cu && /tmp/gpu_shfl_masks"
 # Issue 25 items 4, 7, 16: sgcc's #error refusals on NVIDIA OpenCL and PoCL 5.
 step refusal 240 sh tests/refusal/gpu_run.sh "$root/.devbuild/gen"
 step vector_add_pocl 90 env SGRT_DEVICE=opencl:portable "$bin/vector_add" 1048576

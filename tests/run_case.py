@@ -22,7 +22,7 @@ NAME.cl / NAME.cu (and NAME.h) — golden test.  `sgcc -t all -o TMP/NAME`
   compared with `diff -u`.  The case runs twice: both runs must succeed and
   write byte-identical outputs (docs/DESIGN.md: deterministic).
   Device library: each --library NAME=FILE (meson passes the
-  prelude_sections of compiler/meson.build) is a section sgcc pastes
+  sections as embedded, prelude_text of compiler/meson.build) is a section sgcc pastes
   verbatim when a unit needs it.  Before comparing, every whole, line-aligned
   occurrence of a section's text in the output becomes one marker line
   `/* @sgc-library NAME */`, so the goldens hold the marker and a library

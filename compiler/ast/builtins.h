@@ -6,6 +6,8 @@
 #ifndef SGCC_BUILTINS_H
 #define SGCC_BUILTINS_H
 
+#include <stdbool.h>
+
 /* BUILTIN(enum, spelling, category, min_args, max_args) */
 #define BUILTINS(X)                                                            \
     /* work-item functions (SPEC §1) */                                        \
@@ -166,27 +168,35 @@ typedef struct MethodInfo {
 extern const MethodInfo method_info[METHOD_COUNT];
 Method method_lookup(const char *name);
 
-/* Binary operators of group algorithms (SPEC §1.1): GROUP_OP(enum, spelling). */
-#define GROUP_OPS(X)                        \
-    X(PLUS, "plus")                         \
-    X(MULTIPLIES, "multiplies")             \
-    X(MINIMUM, "minimum")                   \
-    X(MAXIMUM, "maximum")                   \
-    X(BIT_AND, "bit_and")                   \
-    X(BIT_OR, "bit_or")                     \
-    X(BIT_XOR, "bit_xor")                   \
-    X(LOGICAL_AND, "logical_and")           \
-    X(LOGICAL_OR, "logical_or")
-
+/* Binary operators of group algorithms (SPEC §1.1), one row each in
+ * ast/group_ops.def with the columns the libraries and sema need. */
 typedef enum GroupOp {
     GOP_NONE = 0,
-#define X(name, spelling) GOP_##name,
-    GROUP_OPS(X)
-#undef X
+#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, khr) GOP_##kind,
+#include "ast/group_ops.def"
+#undef GROUP_OP
     GOP_COUNT
 } GroupOp;
 
-extern const char *const group_op_names[GOP_COUNT];
+/* The identity of an operator; each device library spells it per type. */
+typedef enum GroupOpIdentity {
+    GOP_ID_ZERO,
+    GOP_ID_ONE,
+    GOP_ID_MAX,      /* the largest value of the type (+inf for floating types) */
+    GOP_ID_LOWEST,   /* the lowest value of the type (-inf for floating types) */
+    GOP_ID_ALL_ONES, /* every bit set (~0) */
+} GroupOpIdentity;
+
+typedef struct GroupOpInfo {
+    const char *expr;          /* `a OP b` in C, operands `a` and `b` */
+    GroupOpIdentity identity;
+    bool integer_only;         /* integer types only */
+    bool logical;              /* on truth values, results 0/1 */
+    const char *khr;           /* stem of OpenCL's built-ins: "add", "min" ... */
+} GroupOpInfo;
+
+extern const char *const group_op_names[GOP_COUNT]; /* spellings, "" for GOP_NONE */
+extern const GroupOpInfo group_op_info[GOP_COUNT];
 GroupOp group_op_lookup(const char *name);
 
 #endif

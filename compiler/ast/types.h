@@ -56,6 +56,14 @@ typedef enum TypeKind {
     TY_ARRIVAL_TOKEN,
 } TypeKind;
 
+/* The case labels of the kinds without an arithmetic value (all after
+ * TY_ENUM), for a switch over the arithmetic kinds that names every
+ * TypeKind (TY_VOID and TY_ENUM too), so that -Wswitch asks each such
+ * switch about a new scalars.def row. */
+#define CASE_TY_NOT_ARITHMETIC                                         \
+    case TY_PTR: case TY_ARRAY: case TY_STRUCT: case TY_UNION:         \
+    case TY_FUNC: case TY_GROUP: case TY_ASYNC_BARRIER: case TY_ARRIVAL_TOKEN
+
 typedef struct Member {
     struct Member *next;
     const char *name;      /* NULL for an anonymous struct/union member */

@@ -472,17 +472,18 @@ static void emit_outputs(Compilation *c, const bool need[TARGET_COUNT])
     for (int t = 0; t < TARGET_COUNT && !diag_has_errors(&c->diag); t++) {
         if (!need[t])
             continue;
+        sgcc_output o = sgcc_target_output(t);
         emit.stats = opt->hooks.stats ? &c->result->stats[t] : NULL;
-        c->emitted[t] = emit_targets[t].emit_unit(&c->tu, &c->sources, &emit, &c->diag,
-                                                  &c->buffer[t]);
-        c->result->stats_valid[t] = opt->hooks.stats && c->emitted[t];
-        if (!c->emitted[t])
+        c->emitted[o] = emit_targets[t].emit_unit(&c->tu, &c->sources, &emit, &c->diag,
+                                                  &c->buffer[o]);
+        c->result->stats_valid[t] = opt->hooks.stats && c->emitted[o];
+        if (!c->emitted[o])
             internal_error(c, "internal error: an emitter failed without a diagnostic");
     }
     if (opt->header && !diag_has_errors(&c->diag)) {
         const EmitBuffer *code[TARGET_COUNT];
         for (int t = 0; t < TARGET_COUNT; t++)
-            code[t] = c->buffer[t].data ? &c->buffer[t] : NULL;
+            code[t] = c->buffer[sgcc_target_output(t)].data ? &c->buffer[sgcc_target_output(t)] : NULL;
         c->emitted[SGCC_OUTPUT_HEADER] =
             emit_header(&c->tu, opt->module_name, code, &c->diag, &c->buffer[SGCC_OUTPUT_HEADER]);
         if (!c->emitted[SGCC_OUTPUT_HEADER])
@@ -559,7 +560,7 @@ static void translate(Compilation *c, const char *main_name)
     if (opt->hooks.after_emit && !diag_has_errors(&c->diag)) {
         const EmitBuffer *code[TARGET_COUNT];
         for (int t = 0; t < TARGET_COUNT; t++)
-            code[t] = c->emitted[t] ? &c->buffer[t] : NULL;
+            code[t] = c->emitted[sgcc_target_output(t)] ? &c->buffer[sgcc_target_output(t)] : NULL;
         opt->hooks.after_emit(opt->hooks.ctx, &c->tu, code, &c->diag);
     }
 }
@@ -569,12 +570,12 @@ static void keep_outputs(Compilation *c)
 {
     const sgcc_options *opt = c->opt;
     bool wanted[SGCC_OUTPUT_COUNT] = {
-        [SGCC_OUTPUT_OPENCL] = (opt->targets & SGCC_TARGET_OPENCL) && !opt->preprocess_only,
-        [SGCC_OUTPUT_CUDA] = (opt->targets & SGCC_TARGET_CUDA) && !opt->preprocess_only,
         [SGCC_OUTPUT_HEADER] = opt->header && !opt->preprocess_only,
         [SGCC_OUTPUT_MODULE_JSON] = opt->module_json && !opt->preprocess_only,
         [SGCC_OUTPUT_PREPROCESSED] = opt->preprocess_only,
     };
+    for (int t = 0; t < TARGET_COUNT; t++)
+        wanted[sgcc_target_output(t)] = (opt->targets & sgcc_target_bit(t)) && !opt->preprocess_only;
     for (int i = 0; i < SGCC_OUTPUT_COUNT; i++) {
         if (!wanted[i] || !c->emitted[i])
             continue;

@@ -8,12 +8,32 @@
 #include "emit/emit.h"
 #include "driver/sgcc.h"
 
-/* The public sgcc_target bit of emit target t: sgcc.h's bits follow
- * EmitTargetKind's order. */
-_Static_assert((unsigned)SGCC_TARGET_OPENCL == 1u << TARGET_OPENCL &&
-                   (unsigned)SGCC_TARGET_CUDA == 1u << TARGET_CUDA,
-               "sgcc_target bits in EmitTargetKind's order");
-static inline unsigned sgcc_target_bit(int t) { return 1u << t; }
+/* The public sgcc_target bit and sgcc_output kind of emit target t, from
+ * the rows of emit/targets.def (sgcc.h's numbers are the ABI: a later
+ * target's output kind comes after SGCC_OUTPUT_PREPROCESSED). */
+static inline unsigned sgcc_target_bit(int t)
+{
+    switch ((EmitTargetKind)t) {
+#define TARGET(kind, name, api, extension, sgcc_bit, sgcc_output) \
+    case TARGET_##kind: return (unsigned)sgcc_bit;
+#include "emit/targets.def"
+#undef TARGET
+    case TARGET_COUNT: break;
+    }
+    return 0;
+}
+
+static inline sgcc_output sgcc_target_output(int t)
+{
+    switch ((EmitTargetKind)t) {
+#define TARGET(kind, name, api, extension, sgcc_bit, sgcc_output) \
+    case TARGET_##kind: return sgcc_output;
+#include "emit/targets.def"
+#undef TARGET
+    case TARGET_COUNT: break;
+    }
+    return SGCC_OUTPUT_COUNT;
+}
 
 typedef struct SgccHooks {
     /* Called once after every requested output was emitted without errors;

@@ -998,7 +998,7 @@ static void collect_outputs(const DriverOptions *opt, const Job *job, const sgcc
         for (int t = 0; t < TARGET_COUNT; t++) {
             if (!job->path[t])
                 continue;
-            text = sgcc_result_get_output(result, (sgcc_output)t, &len);
+            text = sgcc_result_get_output(result, sgcc_target_output(t), &len);
             add_output(w, job->path[t], text, len);
         }
         if (job->header) {

@@ -53,7 +53,9 @@ typedef enum sgcc_target {
     SGCC_TARGET_ALL = SGCC_TARGET_OPENCL | SGCC_TARGET_CUDA,
 } sgcc_target;
 
-/* What a result can hold (sgcc_result_get_output). */
+/* What a result can hold (sgcc_result_get_output).  The numbers stay: new
+ * kinds (a later target's code) are only ever added before
+ * SGCC_OUTPUT_COUNT. */
 typedef enum sgcc_output {
     SGCC_OUTPUT_OPENCL,       /* OpenCL C (when the OpenCL target is selected) */
     SGCC_OUTPUT_CUDA,         /* CUDA C (when the CUDA target is selected) */

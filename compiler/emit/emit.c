@@ -2367,8 +2367,10 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
 /* ===================================================================== */
 
 const EmitTarget emit_targets[TARGET_COUNT] = {
-    [TARGET_OPENCL] = {TARGET_OPENCL, "opencl", "OpenCL", ".cl", &emit_opencl_hooks, emit_opencl_unit},
-    [TARGET_CUDA] = {TARGET_CUDA, "cuda", "CUDA", ".cu", &emit_cuda_hooks, emit_cuda_unit},
+#define TARGET(kind, name, api, extension, sgcc_bit, sgcc_output) \
+    [TARGET_##kind] = {TARGET_##kind, #name, api, extension, &emit_##name##_hooks, emit_##name##_unit},
+#include "emit/targets.def"
+#undef TARGET
 };
 
 bool emit_target_unsupported(const EmitTarget *target, const Symbol *fn, char *why, size_t cap)

@@ -19,7 +19,13 @@ void emit_buffer_free(EmitBuffer *buf);
 void emit_printf(EmitBuffer *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_write(EmitBuffer *buf, const char *s, size_t len);
 
-typedef enum EmitTargetKind { TARGET_OPENCL, TARGET_CUDA, TARGET_COUNT } EmitTargetKind;
+/* One per row of emit/targets.def. */
+typedef enum EmitTargetKind {
+#define TARGET(kind, name, api, extension, sgcc_bit, sgcc_output) TARGET_##kind,
+#include "emit/targets.def"
+#undef TARGET
+    TARGET_COUNT
+} EmitTargetKind;
 
 /* What the tangle-mask lowering did in one target (sgcc --stats). */
 typedef struct EmitStats {

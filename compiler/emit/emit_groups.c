@@ -312,11 +312,11 @@ void emit_group_call(EmitCtx *ctx, const Node *call)
     case BK_GROUP_FN: group_fn(ctx, call); return;
     case BK_GROUP_ALGO: group_algo(ctx, call); return;
     case BK_JOINT: group_joint(ctx, call); return;
-    default:
-        emit_error(ctx, call->loc, "internal error: not a group built-in");
-        emit_out(ctx, "0");
-        return;
+    case BK_WORKITEM: case BK_SYNC: case BK_ATOMIC: case BK_MATH: case BK_MATH_INT: case BK_ASYNC_COPY:
+        break;
     }
+    emit_error(ctx, call->loc, "internal error: not a group built-in");
+    emit_out(ctx, "0");
 }
 
 /* ---- work-group scratch (OpenCL passes it to functions that need it) ---- */

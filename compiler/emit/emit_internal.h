@@ -273,13 +273,14 @@ bool emit_unit_with(const EmitHooks *hooks, const TranslationUnit *tu,
                     const SourceManager *sources, const EmitOptions *options,
                     Diag *diag, EmitBuffer *out, void *target_data);
 
-/* The targets' hook tables (emit_opencl.c, emit_cuda.c). */
-extern const EmitHooks emit_opencl_hooks;
-extern const EmitHooks emit_cuda_hooks;
-
-bool emit_opencl_unit(const TranslationUnit *tu, const SourceManager *sources,
-                      const EmitOptions *options, Diag *diag, EmitBuffer *out);
-bool emit_cuda_unit(const TranslationUnit *tu, const SourceManager *sources,
-                    const EmitOptions *options, Diag *diag, EmitBuffer *out);
+/* Each target's hook table and entry point (emit/<name>/emit_<name>.c:
+ * emit_opencl_hooks, emit_cuda_unit ...), declared for every row of
+ * emit/targets.def. */
+#define TARGET(kind, name, api, extension, sgcc_bit, sgcc_output)                     \
+    extern const EmitHooks emit_##name##_hooks;                                      \
+    bool emit_##name##_unit(const TranslationUnit *tu, const SourceManager *sources, \
+                            const EmitOptions *options, Diag *diag, EmitBuffer *out);
+#include "emit/targets.def"
+#undef TARGET
 
 #endif

@@ -47,7 +47,11 @@ void emit_spell_spec_default(char *buf, size_t cap, const Symbol *sc)
     case TY_SIZE_T: snprintf(buf, cap, "%" PRIu64 "UL", (uint64_t)v); break;
     case TY_INT:
     case TY_ENUM: spell_signed(buf, cap, v, INT32_MIN, ""); break;
-    default: snprintf(buf, cap, "%" PRId64, v); break;   /* char, short */
+    case TY_CHAR: case TY_SCHAR: case TY_SHORT:
+    case TY_VOID: /* not a spec constant's type (spec_type_ok) */
+    CASE_TY_NOT_ARITHMETIC:
+        snprintf(buf, cap, "%" PRId64, v);
+        break;
     }
 }
 

@@ -122,7 +122,10 @@ static void emit_default(EmitBuffer *out, const Symbol *sc, const ScalarType *si
     case TY_ULONG:
     case TY_SIZE_T: emit_printf(out, "%" PRIu64 "ull", (uint64_t)v); break;
     case TY_UINT: emit_printf(out, "%" PRIu32 "u", (uint32_t)v); break;
-    default:
+    case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT: case TY_INT: case TY_LONG:
+    case TY_ENUM:
+    case TY_VOID: /* not a spec constant's type (spec_type_ok) */
+    CASE_TY_NOT_ARITHMETIC:
         if (v == INT64_MIN)
             emit_printf(out, "(-9223372036854775807ll - 1)");
         else

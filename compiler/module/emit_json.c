@@ -97,7 +97,11 @@ static void json_spec_default(EmitBuffer *out, const Symbol *sc)
     case TY_SIZE_T:
     case TY_UCHAR:
     case TY_USHORT: emit_printf(out, "%" PRIu64, (uint64_t)sc->spec_default_int); break;
-    default: emit_printf(out, "%" PRId64, sc->spec_default_int); break;
+    case TY_CHAR: case TY_SCHAR: case TY_SHORT: case TY_INT: case TY_LONG: case TY_ENUM:
+    case TY_VOID: /* not a spec constant's type (spec_type_ok) */
+    CASE_TY_NOT_ARITHMETIC:
+        emit_printf(out, "%" PRId64, sc->spec_default_int);
+        break;
     }
 }
 

@@ -413,9 +413,11 @@ static bool spec_type_ok(const Type *ty)
     case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
     case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG: case TY_FLOAT: case TY_DOUBLE:
         return true;
-    default:
-        return false;
+    case TY_VOID: case TY_SIZE_T: case TY_ENUM:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
+    return false;
 }
 
 static void spec_default(Sema *s, Symbol *sym, Node *init)

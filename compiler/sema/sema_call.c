@@ -9,6 +9,7 @@
  * The OP argument of a group algorithm and the predicate of a joint_*
  * algorithm are names, not values: they are resolved here and never typed
  * as ordinary identifiers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sema/sema_int.h"
@@ -174,9 +175,11 @@ static bool movable_type(const Type *ty, bool wide)
         return true;
     case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
         return wide;
-    default:
-        return false;
+    case TY_VOID: case TY_ENUM:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
+    return false;
 }
 
 static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
@@ -192,19 +195,21 @@ static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
 }
 
 /* The operation a misspelt or foreign name most likely means: by edit
- * distance ("plux"), else the names other APIs use for the same operation
- * (OpenCL's work_group_reduce_add/min/max, std::multiplies' "mul"...). */
+ * distance ("plux"), else the names other APIs use for the same operation:
+ * OpenCL's stems (work_group_reduce_add/min/max, group_op_info's khr) and a
+ * few more ("sum", "product"...). */
 static const char *group_op_suggest(const char *name)
 {
     static const struct { const char *alias; GroupOp op; } aliases[] = {
-        {"add", GOP_PLUS}, {"sum", GOP_PLUS}, {"mul", GOP_MULTIPLIES}, {"multiply", GOP_MULTIPLIES},
-        {"product", GOP_MULTIPLIES}, {"min", GOP_MINIMUM}, {"max", GOP_MAXIMUM},
-        {"and", GOP_BIT_AND}, {"or", GOP_BIT_OR}, {"xor", GOP_BIT_XOR},
+        {"sum", GOP_PLUS}, {"multiply", GOP_MULTIPLIES}, {"product", GOP_MULTIPLIES},
         {"logical_xor", GOP_BIT_XOR},
     };
     const char *close = suggest_closest(name, group_op_names + 1, GOP_COUNT - 1); /* [0] is GOP_NONE */
     if (close)
         return close;
+    for (int op = GOP_NONE + 1; op < GOP_COUNT; op++)
+        if (strcmp(group_op_info[op].khr, name) == 0)
+            return group_op_names[op];
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         if (strcmp(aliases[i].alias, name) == 0)
             return group_op_names[aliases[i].op];
@@ -217,13 +222,17 @@ static GroupOp group_op_arg(Sema *s, Args *A, int i)
     GroupOp op = a->kind == ND_IDENT ? group_op_lookup(a->name) : GOP_NONE;
     if (op == GOP_NONE) {
         const char *close = a->kind == ND_IDENT ? group_op_suggest(a->name) : NULL;
-        if (close)
+        if (close) {
             diag_error(s->diag, a->loc, "unknown group operation '%s' as argument %d of '%s'; did you mean '%s'?",
                        a->name, i + 1, A->name, close);
-        else
-            diag_error(s->diag, a->loc,
-                       "expected a group operation (plus, multiplies, minimum, maximum, bit_and, bit_or, "
-                       "bit_xor, logical_and, logical_or) as argument %d of '%s'", i + 1, A->name);
+        } else {
+            char all[200] = "";
+            for (int k = GOP_NONE + 1; k < GOP_COUNT; k++)
+                snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", k > GOP_NONE + 1 ? ", " : "",
+                         group_op_names[k]);
+            diag_error(s->diag, a->loc, "expected a group operation (%s) as argument %d of '%s'", all, i + 1,
+                       A->name);
+        }
         return GOP_NONE;
     }
     a->ty = s->basic[TY_VOID];
@@ -234,7 +243,7 @@ static GroupOp group_op_arg(Sema *s, Args *A, int i)
 
 static bool op_fits(Sema *s, Args *A, GroupOp op, Type *ty)
 {
-    if ((op == GOP_BIT_AND || op == GOP_BIT_OR || op == GOP_BIT_XOR) && !type_is_integer(ty)) {
+    if (group_op_info[op].integer_only && !type_is_integer(ty)) {
         diag_error(s->diag, A->call->loc, "group operation '%s' requires an integer type, have '%s'",
                    group_op_names[op], fmt_type(s, ty));
         return false;
@@ -538,7 +547,7 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
     case BK_GROUP_FN: ty = group_fn(s, &A, bi); break;
     case BK_GROUP_ALGO: ty = group_algo(s, &A, bi); break;
     case BK_JOINT: ty = joint(s, &A, bi); break;
-    default:
+    case BK_ASYNC_COPY:
         if (bi == BI_ASYNC_BARRIER_MAX) {
             sema_mark_async(s);
             ty = s->basic[TY_ULONG];
@@ -569,9 +578,12 @@ static Type *method_result(Sema *s, Method m)
         return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
     case METHOD_BARRIER_MAX:
         return s->basic[TY_ULONG];
-    default:
-        return s->basic[TY_VOID];
+    case METHOD_INITIALIZE: case METHOD_INVALIDATE: case METHOD_ARRIVE_COPY_ASYNC:
+    case METHOD_ARRIVE_COPY_ASYNC_NO_INC: case METHOD_WAIT: case METHOD_ARRIVE_AND_WAIT:
+    case METHOD_NONE: case METHOD_COUNT:
+        break;
     }
+    return s->basic[TY_VOID];
 }
 
 static Type *method_arg_type(Sema *s, Method m)
@@ -579,8 +591,16 @@ static Type *method_arg_type(Sema *s, Method m)
     switch (m) {
     case METHOD_INITIALIZE: return s->basic[TY_UINT];
     case METHOD_ARRIVE_NO_COMPLETE: case METHOD_ARRIVE_AND_DROP_NO_COMPLETE: return s->basic[TY_INT];
-    default: return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
+    case METHOD_WAIT: case METHOD_TEST_WAIT:
+        break;
+    /* no argument (MethodInfo.nargs 0): never asked */
+    case METHOD_GET_GROUP_LINEAR_ID: case METHOD_GET_GROUP_LINEAR_RANGE: case METHOD_GET_LOCAL_LINEAR_ID:
+    case METHOD_GET_LOCAL_LINEAR_RANGE: case METHOD_LEADER: case METHOD_INVALIDATE: case METHOD_ARRIVE:
+    case METHOD_ARRIVE_AND_DROP: case METHOD_ARRIVE_COPY_ASYNC: case METHOD_ARRIVE_COPY_ASYNC_NO_INC:
+    case METHOD_ARRIVE_AND_WAIT: case METHOD_BARRIER_MAX: case METHOD_NONE: case METHOD_COUNT:
+        break;
     }
+    return type_new(s, TY_ARRIVAL_TOKEN, 8, 8);
 }
 
 static Type *method_call(Sema *s, Node *n, Method m, Type *recv)

@@ -232,14 +232,19 @@ static bool u_method(Uni *u, Node *n)
     for (Node *a = n->args.head; a; a = a->next)
         u_expr(u, a);
     const Type *g = n->callee->lhs->ty;
-    switch (n->method) {
+    switch ((Method)n->method) {
     case METHOD_GET_GROUP_LINEAR_RANGE: case METHOD_GET_LOCAL_LINEAR_RANGE:
         return true;
     case METHOD_GET_GROUP_LINEAR_ID:
         return g && g->kind == TY_GROUP && g->group != GROUP_BALLOT_GROUP && g->group != GROUP_FIXED_SIZE_GROUP;
-    default:
-        return false;
+    case METHOD_GET_LOCAL_LINEAR_ID: case METHOD_LEADER: case METHOD_INITIALIZE: case METHOD_INVALIDATE:
+    case METHOD_ARRIVE: case METHOD_ARRIVE_AND_DROP: case METHOD_ARRIVE_NO_COMPLETE:
+    case METHOD_ARRIVE_AND_DROP_NO_COMPLETE: case METHOD_ARRIVE_COPY_ASYNC: case METHOD_ARRIVE_COPY_ASYNC_NO_INC:
+    case METHOD_WAIT: case METHOD_TEST_WAIT: case METHOD_ARRIVE_AND_WAIT: case METHOD_BARRIER_MAX:
+    case METHOD_NONE: case METHOD_COUNT:
+        break;
     }
+    return false;
 }
 
 static bool u_builtin(Uni *u, Node *n, bool args_uniform)
@@ -261,8 +266,11 @@ static bool u_builtin(Uni *u, Node *n, bool args_uniform)
     default:
         switch (builtin_info[n->builtin].kind) {
         case BK_MATH: case BK_MATH_INT: return args_uniform;
-        default: return false;
+        case BK_WORKITEM: case BK_SYNC: case BK_ATOMIC: case BK_GROUP_CTOR: case BK_GROUP_FN:
+        case BK_GROUP_ALGO: case BK_JOINT: case BK_ASYNC_COPY:
+            break;
         }
+        return false;
     }
 }
 

@@ -3,8 +3,9 @@
 complete against the code:
 
 1. docs/REFERENCE.md covers every construct of SGC: every keyword of
-   compiler/lex/keywords.def, every built-in, member and group operator of
-   compiler/ast/builtins.h, and every kernel attribute sema knows
+   compiler/lex/keywords.def, every built-in and member of
+   compiler/ast/builtins.h, every group operator of compiler/ast/group_ops.def,
+   and every kernel attribute sema knows
    (compiler/sema/sema.c) appears in the first column of a table row whose
    "OpenCL C" and "CUDA C" cells are both filled (its lowering on each
    backend).  The lists are read from the compiler's own tables, and each
@@ -59,12 +60,12 @@ def x_table(macro):
 
 builtins = x_table("BUILTINS")
 methods = x_table("METHODS")
-group_ops = x_table("GROUP_OPS")
+group_ops = re.findall(r'^GROUP_OP\(\w+, "([^"]+)"', read("compiler", "ast", "group_ops.def"), re.M)
 attributes = re.findall(r'strcmp\(a->name, "(\w+)"\) == 0', read("compiler", "sema", "sema.c"))
 for what, names, least in (("keywords.def keywords", keywords, 76),
                            ("builtins.h built-ins", builtins, 60),
                            ("builtins.h members", methods, 17),
-                           ("builtins.h group operators", group_ops, 9),
+                           ("group_ops.def group operators", group_ops, 9),
                            ("kernel attributes in sema.c", attributes, 2)):
     check("%s read: %d (at least %d)" % (what, len(names), least), len(names) >= least, names)
 constructs = sorted(set(keywords + builtins + methods + group_ops + attributes))

@@ -20,7 +20,11 @@ emit=$root/compiler/emit
 status=0
 
 python3 "$here/gen_matrix.py" "$B"
-python3 "$emit/embed.py" "$B/prelude.c" "$B/prelude.h" \
+# The libraries' operator rows (group_ops_*.inc), for embed.py and for
+# host_cuda.cu's direct #include (-I"$B").
+cc -std=c17 -I"$root/compiler" -o "$B/gen_group_ops" "$emit/gen_group_ops.c" &&
+    "$B/gen_group_ops" "$B" || exit 1
+python3 "$emit/embed.py" "$B/prelude.c" "$B/prelude.h" --inc "$B" \
     opencl_base="$emit/opencl/opencl_base.cl" opencl_subgroup="$emit/opencl/opencl_subgroup.cl" \
     opencl_workgroup="$emit/opencl/opencl_workgroup.cl" cuda_base="$emit/cuda/cuda_base.cuh" \
     cuda_subgroup="$emit/cuda/cuda_subgroup.cuh" cuda_workgroup="$emit/cuda/cuda_workgroup.cuh"

@@ -618,6 +618,15 @@ static const struct BadInput {
     {K("n = reduce_over_group(get_sub_group(), n, minus);"),
                  "1:83: error: expected a group operation (plus, multiplies, minimum, maximum, bit_and, bit_or, "
                  "bit_xor, logical_and, logical_or) as argument 3 of 'reduce_over_group'"},
+    /* suggestions: by edit distance, OpenCL's stems (group_ops.def), other aliases */
+    {K("n = reduce_over_group(get_sub_group(), n, plux);"),
+                 "1:83: error: unknown group operation 'plux' as argument 3 of 'reduce_over_group'; did you mean 'plus'?"},
+    {K("n = reduce_over_group(get_sub_group(), n, add);"),
+                 "1:83: error: unknown group operation 'add' as argument 3 of 'reduce_over_group'; did you mean 'plus'?"},
+    {K("n = reduce_over_group(get_sub_group(), n, xor);"),
+                 "1:83: error: unknown group operation 'xor' as argument 3 of 'reduce_over_group'; did you mean 'bit_xor'?"},
+    {K("n = reduce_over_group(get_sub_group(), n, product);"),
+                 "1:83: error: unknown group operation 'product' as argument 3 of 'reduce_over_group'; did you mean 'multiplies'?"},
     {K("float f = reduce_over_group(get_sub_group(), 1.0f, bit_xor);"),
                  "1:51: error: group operation 'bit_xor' requires an integer type, have 'float'"},
     {K("group_barrier(n);"), "1:55: error: 'group_barrier' requires a group as its first argument, have 'int'"},
@@ -670,7 +679,8 @@ START_TEST(test_several_errors_no_cascade)
 }
 END_TEST
 
-/* The tables written once (ast/scalars.def, ast/builtins.h) are complete:
+/* The tables written once (ast/scalars.def, ast/builtins.h,
+ * ast/group_ops.def) are complete:
  * every row has its spellings, and the arrays have one row per enum value. */
 START_TEST(test_scalar_table)
 {
@@ -687,8 +697,17 @@ START_TEST(test_scalar_table)
         ck_assert_ptr_nonnull(builtin_info[b].name);
     ck_assert_int_eq(sizeof method_info / sizeof method_info[0], METHOD_COUNT);
     ck_assert_int_eq(sizeof group_op_names / sizeof group_op_names[0], GOP_COUNT);
-    for (int op = 1; op < GOP_COUNT; op++)
+    ck_assert_int_eq(sizeof group_op_info / sizeof group_op_info[0], GOP_COUNT);
+    for (int op = 1; op < GOP_COUNT; op++) {
+        const GroupOpInfo *info = &group_op_info[op];
         ck_assert_ptr_nonnull(group_op_names[op]);
+        ck_assert_msg(info->expr && strstr(info->expr, "a") && strstr(info->expr, "b") && info->khr &&
+                          info->khr[0], "group_ops.def row %d (%s)", op, group_op_names[op]);
+        ck_assert_int_eq(group_op_lookup(group_op_names[op]), op);
+        /* the libraries compute a logical operator on truth values (0/1) */
+        ck_assert(!info->logical || ((info->identity == GOP_ID_ZERO || info->identity == GOP_ID_ONE) &&
+                                     !info->integer_only));
+    }
 }
 END_TEST
 

@@ -238,13 +238,7 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
         template <class T> static __device__ T identity() { return ident; } \
         template <class T> static __device__ T in(T x) { return x; }       \
     };
-SGC_OPERATOR(plus, a + b, T(0))
-SGC_OPERATOR(multiplies, a * b, T(1))
-SGC_OPERATOR(minimum, b < a ? b : a, limits<T>::max())
-SGC_OPERATOR(maximum, a < b ? b : a, limits<T>::lowest())
-SGC_OPERATOR(bit_and, a & b, T(~T(0)))
-SGC_OPERATOR(bit_or, a | b, T(0))
-SGC_OPERATOR(bit_xor, a ^ b, T(0))
+#include "group_ops_cuda.inc"
 #undef SGC_OPERATOR
 #define SGC_LOGICAL(name, expr, ident)                                     \
     struct name {                                                          \
@@ -252,8 +246,7 @@ SGC_OPERATOR(bit_xor, a ^ b, T(0))
         template <class T> static __device__ T identity() { return T(ident); } \
         template <class T> static __device__ T in(T x) { return T(x != T(0)); } \
     };
-SGC_LOGICAL(logical_and, a != T(0) && b != T(0), 1)
-SGC_LOGICAL(logical_or, a != T(0) || b != T(0), 0)
+#include "group_ops_cuda_logical.inc"
 #undef SGC_LOGICAL
 
 } /* namespace sgc */

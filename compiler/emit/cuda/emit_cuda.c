@@ -48,8 +48,12 @@ static const char *cuda_int_suffix(TypeKind kind)
     case TY_LONG: return "LL";
     case TY_ULONG: return "ULL";
     case TY_SIZE_T: return "UL";
-    default: return "";
+    case TY_VOID: case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
+    case TY_INT: case TY_ENUM: case TY_FLOAT: case TY_DOUBLE:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
+    return "";
 }
 
 /* Memory spaces are properties of variables in CUDA, never of pointees. */

@@ -25,8 +25,12 @@ static const char *opencl_int_suffix(TypeKind kind)
     case TY_UINT: return "u";
     case TY_LONG: return "L";
     case TY_ULONG: case TY_SIZE_T: return "UL";
-    default: return "";
+    case TY_VOID: case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
+    case TY_INT: case TY_ENUM: case TY_FLOAT: case TY_DOUBLE:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
+    return "";
 }
 
 static void opencl_addr_space(EmitCtx *ctx, AddrSpace as, EmitAsRole role)

@@ -25,7 +25,10 @@ static const char *opencl_elem(TypeKind k)
     case TY_SCHAR: k = TY_CHAR; break;
     case TY_SIZE_T: k = TY_ULONG; break;
     case TY_VOID: case TY_ENUM: k = TY_INT; break;
-    default: break;
+    case TY_BOOL: case TY_CHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT: case TY_INT: case TY_UINT:
+    case TY_LONG: case TY_ULONG: case TY_FLOAT: case TY_DOUBLE:
+    CASE_TY_NOT_ARITHMETIC:
+        break;
     }
     return type_kind_is_scalar(k) ? scalar_types[k].spelling : "int";
 }

@@ -407,15 +407,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
 
 /* ---- operators of the algorithms: SGC_OP_<op>(a, b), identities ---- */
 
-#define SGC_OP_plus(a, b) ((a) + (b))
-#define SGC_OP_multiplies(a, b) ((a) * (b))
-#define SGC_OP_minimum(a, b) ((b) < (a) ? (b) : (a))
-#define SGC_OP_maximum(a, b) ((a) < (b) ? (b) : (a))
-#define SGC_OP_bit_and(a, b) ((a) & (b))
-#define SGC_OP_bit_or(a, b) ((a) | (b))
-#define SGC_OP_bit_xor(a, b) ((a) ^ (b))
-#define SGC_OP_logical_and(a, b) ((a) && (b))
-#define SGC_OP_logical_or(a, b) ((a) || (b))
+#include "group_ops_opencl_apply.inc"
 
 /* Largest and lowest values; floating types use the infinities, as the
  * OpenCL scan built-ins do. */
@@ -432,27 +424,11 @@ inline void sgc_wg_barrier(sgc_work_group g)
 #define SGC_MIN_float (-INFINITY)
 #define SGC_MIN_double (-(double)INFINITY)
 
-#define SGC_ID_plus(T) ((T)0)
-#define SGC_ID_multiplies(T) ((T)1)
-#define SGC_ID_minimum(T) ((T)SGC_MAX_##T)
-#define SGC_ID_maximum(T) ((T)SGC_MIN_##T)
-#define SGC_ID_bit_and(T) ((T)~(T)0)
-#define SGC_ID_bit_or(T) ((T)0)
-#define SGC_ID_bit_xor(T) ((T)0)
-#define SGC_ID_logical_and(T) ((T)1)
-#define SGC_ID_logical_or(T) ((T)0)
+#include "group_ops_opencl_identity.inc"
 
 /* Logical operators work on truth values: inputs are normalised to 0/1, so
  * results are 0/1 whatever the group size. */
-#define SGC_IN_plus(T, x) (x)
-#define SGC_IN_multiplies(T, x) (x)
-#define SGC_IN_minimum(T, x) (x)
-#define SGC_IN_maximum(T, x) (x)
-#define SGC_IN_bit_and(T, x) (x)
-#define SGC_IN_bit_or(T, x) (x)
-#define SGC_IN_bit_xor(T, x) (x)
-#define SGC_IN_logical_and(T, x) ((T)((x) != 0))
-#define SGC_IN_logical_or(T, x) ((T)((x) != 0))
+#include "group_ops_opencl_input.inc"
 
 /* (op, T) pairs of the algorithms: bitwise operators only on integer types.
  * Logical operators are computed on int (truth values) only; every other
@@ -461,19 +437,7 @@ inline void sgc_wg_barrier(sgc_work_group g)
  * two lists together cover every (op, T) pair of docs/REFERENCE.md §6; the groups
  * execution test (tests/exec_groups/gen_exec.py) enumerates the same
  * pairs.  Each list calls X(op, T). */
-#define SGC_OPS_FLOAT(X, T) X(plus, T) X(multiplies, T) X(minimum, T) X(maximum, T)
-#define SGC_OPS_INT(X, T) SGC_OPS_FLOAT(X, T) X(bit_and, T) X(bit_or, T) X(bit_xor, T)
-#define SGC_OPS_LOGICAL(X) X(logical_and, int) X(logical_or, int)
-#ifdef SGC_HAS_FP64
-#define SGC_OPS_DOUBLE(X) SGC_OPS_FLOAT(X, double)
-#define SGC_LOGICAL_WRAPPERS_DOUBLE(X) X(logical_and, double) X(logical_or, double)
-#else
-#define SGC_OPS_DOUBLE(X)
-#define SGC_LOGICAL_WRAPPERS_DOUBLE(X)
-#endif
-#define SGC_LOGICAL_WRAPPERS(X) X(logical_and, uint) X(logical_or, uint) \
-    X(logical_and, long) X(logical_or, long) X(logical_and, ulong) X(logical_or, ulong) \
-    X(logical_and, float) X(logical_or, float) SGC_LOGICAL_WRAPPERS_DOUBLE(X)
+#include "group_ops_opencl_pairs.inc"
 #define SGC_OP_TYPE_PAIRS(X) SGC_OPS_INT(X, int) SGC_OPS_INT(X, uint)  \
     SGC_OPS_INT(X, long) SGC_OPS_INT(X, ulong) SGC_OPS_FLOAT(X, float) \
     SGC_OPS_DOUBLE(X) SGC_OPS_LOGICAL(X)
@@ -482,12 +446,4 @@ inline void sgc_wg_barrier(sgc_work_group g)
  * SGC_KHR_FN(minimum, sub_group_reduce) is sub_group_reduce_min.  The name is
  * pasted whole: some compilers (PoCL 5) define min and max as macros. */
 #define SGC_KHR_FN(op, prefix) SGC_KHR_FN_##op(prefix)
-#define SGC_KHR_FN_plus(prefix) prefix##_add
-#define SGC_KHR_FN_multiplies(prefix) prefix##_mul
-#define SGC_KHR_FN_minimum(prefix) prefix##_min
-#define SGC_KHR_FN_maximum(prefix) prefix##_max
-#define SGC_KHR_FN_bit_and(prefix) prefix##_and
-#define SGC_KHR_FN_bit_or(prefix) prefix##_or
-#define SGC_KHR_FN_bit_xor(prefix) prefix##_xor
-#define SGC_KHR_FN_logical_and(prefix) prefix##_logical_and
-#define SGC_KHR_FN_logical_or(prefix) prefix##_logical_or
+#include "group_ops_opencl_khr.inc"
