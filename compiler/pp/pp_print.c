@@ -116,6 +116,10 @@ static bool would_glue(const Token *a, const Token *b)
     bool b_word = b->kind == TK_IDENT || b->kind == TK_PPNUMBER;
     if (a_word && (b_word || first == '.'))
         return true;
+    if (a->kind == TK_IDENT && (b->kind == TK_STRING || b->kind == TK_CHAR))
+        return true; /* L "x" is not L"x" */
+    if (last == '.' && first >= '0' && first <= '9')
+        return true; /* . 1 is not .1 */
     if (a->kind == TK_PPNUMBER && (first == '+' || first == '-'))
         return true; /* 1e + 5 */
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)

@@ -86,6 +86,25 @@ static bool token_spellings(const char *text, size_t size, const PPOptions *opti
     return ok;
 }
 
+/* With FUZZ_PP_DUMP=PREFIX set, a failed round trip leaves the -E text and
+ * both token lists in PREFIX.i, PREFIX.first and PREFIX.second (triage). */
+static void dump_round_trip(const EmitBuffer *printed, const EmitBuffer *first,
+                            const EmitBuffer *second)
+{
+    const char *prefix = getenv("FUZZ_PP_DUMP");
+    const EmitBuffer *buffers[] = {printed, first, second};
+    const char *suffixes[] = {".i", ".first", ".second"};
+    for (int i = 0; prefix && i < 3; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", prefix, suffixes[i]);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(buffers[i]->data ? buffers[i]->data : "", 1, buffers[i]->len, f);
+            fclose(f);
+        }
+    }
+}
+
 static bool same_buffer(const EmitBuffer *a, const EmitBuffer *b)
 {
     return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
@@ -123,8 +142,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bool second_ok = token_spellings(pass.printed.data ? pass.printed.data : "",
                                              pass.printed.len, &second, &reread,
                                              &reread_stray_hash);
-            if (!second_ok || !same_buffer(&expanded, &reread))
+            if (!second_ok || !same_buffer(&expanded, &reread)) {
+                dump_round_trip(&pass.printed, &expanded, &reread);
                 abort();
+            }
         }
         emit_buffer_free(&expanded);
         emit_buffer_free(&reread);
