@@ -56,6 +56,14 @@ static gb_sizes gb_sizes_for(int small)
         s.matmul_n = 2048;
         s.repeats = 21;
     }
+    /* Overrides for the group tables on slower devices (a CPU runtime). */
+    const char *e;
+    if ((e = getenv("GB_COMPUTE_N")) != NULL)
+        s.compute_n = (uint32_t)strtoul(e, NULL, 0);
+    if ((e = getenv("GB_STREAM_N")) != NULL)
+        s.stream_n = (uint32_t)strtoul(e, NULL, 0);
+    if ((e = getenv("GB_REPEATS")) != NULL)
+        s.repeats = atoi(e);
     return s;
 }
 

@@ -11,7 +11,7 @@
  * warm-up run.  Prints one line per measurement and appends records to the
  * TSV file given as argument (bench/gpu_tables.awk prints the tables).
  *
- * usage: gpu_cuda [--small] [TSV] */
+ * usage: gpu_cuda [--small] [TSV]   (env GB_ONLY_GROUPS=1: group tables only) */
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
@@ -546,10 +546,15 @@ int main(int argc, char **argv)
     gb_sizes sz = gb_sizes_for(small);
     CK(cudaEventCreate(&ev_start));
     CK(cudaEventCreate(&ev_stop));
-    bench_reduce(&sz, tsv);
+    /* GB_ONLY_GROUPS=1: the group tables alone (a shorter device run). */
+    bool groups_only = getenv("GB_ONLY_GROUPS") != NULL;
+    if (!groups_only)
+        bench_reduce(&sz, tsv);
     bench_groups(&sz, tsv);
-    bench_tiles(&sz, tsv);
-    bench_matmul(&sz, tsv);
+    if (!groups_only) {
+        bench_tiles(&sz, tsv);
+        bench_matmul(&sz, tsv);
+    }
     if (tsv)
         fclose(tsv);
     printf("gpu_cuda: %d wrong result(s)\n", gb_failures);

@@ -419,20 +419,26 @@ int main(int argc, char **argv)
     }
     gb_sizes sz = gb_sizes_for(small);
     cl_program kernels = build(gen, "gpu_kernels.cl", "");
-    cl_program tiles = build(gen, "tiles.cl", "");
-    char spec[64];
-    snprintf(spec, sizeof spec, "-DSGC_SPEC_0=%uu", (unsigned)GB_MATMUL_BS);
-    cl_program matmul = build(gen, "matmul.cl", spec);
-    /* As many resident work-groups as the CUDA occupancy gives a 256-thread
-     * block on sm_90 (8 per SM); on other devices 8 per compute unit too. */
-    size_t groups = (size_t)cus * 8;
-    bench_reduce(&sz, kernels, tsv, groups);
-    bench_groups(&sz, kernels, tsv);
-    bench_tiles(&sz, tiles, tsv);
-    bench_matmul(&sz, matmul, tsv, nvidia ? "OpenCL (nvptx)" : "OpenCL");
+    /* GB_ONLY_GROUPS=1: the group tables alone (a shorter device run). */
+    if (getenv("GB_ONLY_GROUPS")) {
+        bench_groups(&sz, kernels, tsv);
+    } else {
+        cl_program tiles = build(gen, "tiles.cl", "");
+        char spec[64];
+        snprintf(spec, sizeof spec, "-DSGC_SPEC_0=%uu", (unsigned)GB_MATMUL_BS);
+        cl_program matmul = build(gen, "matmul.cl", spec);
+        /* As many resident work-groups as the CUDA occupancy gives a
+         * 256-thread block on sm_90 (8 per SM); elsewhere 8 per compute
+         * unit too. */
+        size_t groups = (size_t)cus * 8;
+        bench_reduce(&sz, kernels, tsv, groups);
+        bench_groups(&sz, kernels, tsv);
+        bench_tiles(&sz, tiles, tsv);
+        bench_matmul(&sz, matmul, tsv, nvidia ? "OpenCL (nvptx)" : "OpenCL");
+        clReleaseProgram(tiles);
+        clReleaseProgram(matmul);
+    }
     clReleaseProgram(kernels);
-    clReleaseProgram(tiles);
-    clReleaseProgram(matmul);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
     if (tsv)

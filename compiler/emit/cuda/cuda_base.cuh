@@ -110,6 +110,9 @@ struct group {
     bool creators_call;     /* set by with_creators only: every lane that made
                                the group runs this call (the compiler proved it),
                                so whole_at_creation holds here too */
+    unsigned pair;          /* ballot groups: the parent's mask, both
+                               partitions together; 0 for other kinds (a
+                               constant after inlining) */
 
     __device__ unsigned get_group_linear_id() const { return id; }
     __device__ unsigned get_group_linear_range() const { return range; }
@@ -139,6 +142,7 @@ __device__ __forceinline__ group make_group(unsigned mask, unsigned id, unsigned
     g.size = size;
     g.whole_at_creation = false;
     g.creators_call = false;
+    g.pair = 0u;
     return g;
 }
 
@@ -178,7 +182,9 @@ __device__ __forceinline__ unsigned ballot(unsigned parent_mask, bool pred)
 __device__ __forceinline__ group get_ballot_group(group parent, bool pred)
 {
     unsigned yes = __ballot_sync(parent.mask, pred);
-    return make_group(pred ? yes : parent.mask & ~yes, pred ? 0u : 1u, 2u);
+    group g = make_group(pred ? yes : parent.mask & ~yes, pred ? 0u : 1u, 2u);
+    g.pair = parent.mask;
+    return g;
 }
 
 /* The aligned block of n lanes holding the caller (n a power of two). */

@@ -2,9 +2,9 @@
  * and algorithms of docs/REFERENCE.md §6 on sub-group-scope groups (sgc::group).
  * Needs "cuda_base".
  *
- * Everything works by ranks in the group's mask, so one implementation is
- * correct for contiguous and scattered members alike: each member takes part
- * in every __shfl_sync of the group's mask, reading member lanes only.
+ * Everything works from the group's mask, so one implementation is correct
+ * for contiguous and scattered members alike: each member takes part in
+ * every shuffle of the group, reading member lanes only.
  * int/unsigned reductions use __reduce_*_sync (sm_80+), which take any mask.
  * A shift/select/permute whose source is outside the group returns the
  * caller's own value (docs/REFERENCE.md §6, unlike SYCL). */
@@ -104,20 +104,74 @@ __device__ __forceinline__ bool native_reduce(unsigned mask, T x, T *r)
     return false;
 }
 
-/* Log-step (Hillis-Steele) inclusive scan over ranks: the loop count depends
- * on the group size only, so all members shuffle together; lower ranks stay
- * on the left of the operator. */
+/* Whether native_reduce takes T and Op. */
 template <class T, class Op>
-__device__ __forceinline__ T inclusive_by_rank(unsigned mask, T x, Op op)
+__device__ constexpr bool has_native_reduce()
 {
-    unsigned l = lane(), r = rank_in(mask, l), n = __popc(mask);
-    for (unsigned d = 1; d < n; d <<= 1) {
-        unsigned src = r >= d ? lane_of_rank(mask, r - d) : l;
-        T t = shfl(x, src, mask);
-        if (r >= d)
-            x = op(t, x);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return (same<T, int>::value || same<T, unsigned>::value) && !same<Op, multiplies>::value;
+#else
+    return false;
+#endif
+}
+
+/* Groups of any member mask m (ballot, tangle, opportunistic): the xor
+ * butterfly and the scan ladder by aligned blocks of lanes, five rounds
+ * whatever the members, like the sub-group's.  Round d (1, 2, ..., 16)
+ * joins the aligned d-lane block holding the caller with its partner
+ * block, the one holding lane ^ d.  What a block's members have combined
+ * so far, any member of it holds -- its last member holds it in the scan
+ * -- so each round reads one value from partner_last, the partner block's
+ * last member, a member whatever the mask; a partner block with no member
+ * contributes nothing (the caller reads its own value and keeps x).
+ * Lower lanes stay on the left of the operator, so members end with the
+ * same bits in a reduce.  The source lanes depend on m and the lane only:
+ * in a loop of calls on one group nvcc computes them once (docs/GROUPS.md
+ * "Any mask"). */
+__device__ __forceinline__ unsigned partner_last(unsigned m, unsigned l, unsigned d)
+{
+    unsigned part = m & (((1u << d) - 1u) << ((l ^ d) & ~(d - 1u)));
+    return part != 0u ? 31u - __clz(part) : l;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T mask_reduce_under(unsigned sm, unsigned m, T x, Op op)
+{
+    unsigned l = lane();
+#pragma unroll
+    for (unsigned d = 1; d < 32u; d <<= 1) {
+        unsigned src = partner_last(m, l, d);
+        T y = shfl(x, src, sm);
+        if (src != l)
+            x = (l & d) != 0u ? op(y, x) : op(x, y);
     }
     return x;
+}
+
+/* After round d, x is the inclusive scan over the members of the caller's
+ * aligned 2d-lane block; the last member of a block holds its total. */
+template <class T, class Op>
+__device__ __forceinline__ T mask_inclusive_under(unsigned sm, unsigned m, T x, Op op)
+{
+    unsigned l = lane();
+#pragma unroll
+    for (unsigned d = 1; d < 32u; d <<= 1) {
+        unsigned src = partner_last(m, l, d);
+        T y = shfl(x, src, sm);
+        if (src != l && (l & d) != 0u)
+            x = op(y, x);
+    }
+    return x;
+}
+
+/* The inclusive value of the previous member. */
+template <class T, class Op>
+__device__ __forceinline__ T mask_exclusive_under(unsigned sm, unsigned m, T x, Op op)
+{
+    unsigned l = lane(), below = m & ((1u << l) - 1u);
+    T y = mask_inclusive_under(sm, m, x, op);
+    T t = shfl(y, below != 0u ? 31u - __clz(below) : l, sm);
+    return below != 0u ? t : Op::template identity<T>();
 }
 
 /* Aligned blocks (fixed-size groups and the sub-group): g.size is a
@@ -276,19 +330,87 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
         return block_algo_under<A>(mask, g.size, x, op);
 }
 
+/* Ballot, tangle and opportunistic groups.  Shuffle masks in a reduce:
+ *  - a ballot group with all 32 lanes at the call (a converged warp's two
+ *    partitions): the constant full mask for every lane -- no convergence
+ *    test before each shuffle, and the partitions' distinct masks are not
+ *    serialised (as in on_fixed);
+ *  - a group of the whole warp (a tangle or opportunistic group in
+ *    converged code): the same constant, with no test of the active lanes
+ *    (every member calls), and the sub-group's own algorithms;
+ *  - otherwise the group's own mask.
+ * Only ballot groups pay the __activemask() test (g.pair is 0 for the
+ * others, a constant after inlining): in divergent code, where tangle and
+ * opportunistic groups live, it never holds, and it cost their 32-bit
+ * reduces 45 % (tangle reduce uint 0.042 -> 0.060 ms on the H200,
+ * bench/RESULTS.md).
+ *
+ * A 32-bit integer reduce takes __reduce_*_sync.  Under the partitions'
+ * own masks a converged warp runs one per distinct mask (ballot reduce
+ * uint: 3.4x the sub-group's time); when both partitions of a ballot of
+ * the whole warp are at the call, two reduces under the full mask serve
+ * both, each partition's lanes giving the identity to the other's: my
+ * result is the one of the partition holding lane 0, or the other one. */
+__device__ __forceinline__ bool ballot_whole_warp(group g)
+{
+    return g.pair != 0u && __activemask() == 0xffffffffu;
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T reduce_on_mask(group g, T x, Op op)
+{
+    T r, other;
+    if (ballot_whole_warp(g)) {
+        if constexpr (has_native_reduce<T, Op>()) {
+            if (g.pair == 0xffffffffu) {
+                T id = Op::template identity<T>();
+                bool first = (g.mask & 1u) != 0u;
+                native_reduce<T, Op>(0xffffffffu, first ? x : id, &r);
+                native_reduce<T, Op>(0xffffffffu, first ? id : x, &other);
+                return first ? r : other;
+            }
+        }
+        return mask_reduce_under(0xffffffffu, g.mask, x, op);
+    }
+    if (g.mask == 0xffffffffu) {
+        if (native_reduce<T, Op>(0xffffffffu, x, &r))
+            return r;
+        return block_reduce_under(0xffffffffu, 32u, x, op);
+    }
+    if (native_reduce<T, Op>(g.mask, x, &r))
+        return r;
+    return mask_reduce_under(g.mask, g.mask, x, op);
+}
+
+/* Scans test the active lanes on every kind: the full mask when all 32
+ * lanes are at the call, else the group's.  (Testing g.pair and g.mask
+ * first, as the reduce does, measured slower on the H200: ballot scan uint
+ * 1.32x -> 1.57x of the sub-group, tangle 2.71x -> 3.33x;
+ * bench/RESULTS.md.) */
+template <block_algo A, class T, class Op>
+__device__ __forceinline__ T scan_on_mask(group g, T x, Op op)
+{
+    if (__activemask() == 0xffffffffu) {
+        if constexpr (A == BLOCK_INCLUSIVE)
+            return mask_inclusive_under(0xffffffffu, g.mask, x, op);
+        else
+            return mask_exclusive_under(0xffffffffu, g.mask, x, op);
+    }
+    if constexpr (A == BLOCK_INCLUSIVE)
+        return mask_inclusive_under(g.mask, g.mask, x, op);
+    else
+        return mask_exclusive_under(g.mask, g.mask, x, op);
+}
+
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
-    T r;
     if (warp_group(g))
         return reduce_on_warp(g, x, op);
     if (narrow_fixed(g))
         return on_fixed<BLOCK_REDUCE>(g, x, op);
-    if (native_reduce<T, Op>(g.mask, x, &r))
-        return r;
-    T y = inclusive_by_rank(g.mask, x, op);
-    return shfl(y, last_lane(g.mask), g.mask);
+    return reduce_on_mask(g, x, op);
 }
 
 template <class T, class Op>
@@ -299,7 +421,7 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
         return block_inclusive_under(g.mask, 32u, Op::in(x), op);
     if (narrow_fixed(g))
         return on_fixed<BLOCK_INCLUSIVE>(g, Op::in(x), op);
-    return inclusive_by_rank(g.mask, Op::in(x), op);
+    return scan_on_mask<BLOCK_INCLUSIVE>(g, Op::in(x), op);
 }
 
 template <class T, class Op>
@@ -309,10 +431,7 @@ __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
         return block_exclusive_under(g.mask, 32u, Op::in(x), op);
     if (narrow_fixed(g))
         return on_fixed<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
-    unsigned l = lane(), r = rank_in(g.mask, l);
-    T y = inclusive_by_rank(g.mask, Op::in(x), op);
-    T t = shfl(y, r > 0 ? lane_of_rank(g.mask, r - 1) : l, g.mask);
-    return r > 0 ? t : Op::template identity<T>();
+    return scan_on_mask<BLOCK_EXCLUSIVE>(g, Op::in(x), op);
 }
 
 /* With init (docs/REFERENCE.md §6): init is folded in on the left; the exclusive

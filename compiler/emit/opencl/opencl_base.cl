@@ -104,6 +104,8 @@ typedef struct sgc_group {
     uint creators_call;     /* set by sgc_with_creators only: every work-item
                                that made the group runs this call (the compiler
                                proved it), so whole_at_creation holds here too */
+    ulong pair;  /* ballot groups: the parent's mask, both partitions
+                    together; else 0 */
 } sgc_group;
 
 typedef struct sgc_work_group {
@@ -301,6 +303,7 @@ inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint
     g.size = size;
     g.whole_at_creation = 0u;
     g.creators_call = 0u;
+    g.pair = 0;
     return g;
 }
 
@@ -336,8 +339,10 @@ inline sgc_group sgc_get_sub_group_of_full_warps(void)
 inline sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
 {
     ulong yes = sgc_ballot(parent.mask, pred);
-    return sgc_make_group(pred ? yes : parent.mask & ~yes, SGC_KIND_BALLOT,
-                          pred ? 0u : 1u, 2u, 0);
+    sgc_group g = sgc_make_group(pred ? yes : parent.mask & ~yes, SGC_KIND_BALLOT,
+                                 pred ? 0u : 1u, 2u, 0);
+    g.pair = parent.mask;
+    return g;
 }
 
 /* The aligned block of n lanes holding the caller (n a power of two). */

@@ -158,34 +158,85 @@ inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
 
 /* ---- reductions and scans ---- */
 
-/* Mask-based: a log-step (Hillis-Steele) inclusive scan over ranks; the loop
- * count depends on the group size only, so all members shuffle together.
- * Operand order is kept, lower ranks on the left. */
+/* Mask-based, for any member mask (ballot, tangle, opportunistic groups):
+ * the xor butterfly and the scan ladder by aligned blocks of lanes, as in
+ * cuda_subgroup.cuh (mask_reduce_under): round d joins the aligned d-lane
+ * block holding the caller with the one holding lane ^ d, reading the
+ * partner block's running value from its last member (sgc_partner_last), a
+ * member whatever the mask; a partner block with no member contributes
+ * nothing.  log2 of the largest sub-group rounds (five on nvptx) whatever
+ * the members, with no rank arithmetic; lower lanes stay on the left of
+ * the operator, so members end with the same bits in a reduce.  `sm` is
+ * the shuffle mask (nvptx), `mask` the group's. */
+inline uint sgc_partner_last(ulong mask, uint lane, uint d)
+{
+    ulong part = mask & ((((ulong)1 << d) - 1) << ((lane ^ d) & ~(d - 1u)));
+    return part != 0 ? sgc_last_lane(part) : lane;
+}
+
+inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 1)); }
+
+/* nvptx, shuffle masks as in cuda_subgroup.cuh (scan_on_mask): a ballot
+ * group with all 32 lanes at the call and a group of the whole warp
+ * shuffle under the constant full mask, anything else under its own; only
+ * ballot groups test the active lanes (the kind is a constant after
+ * inlining). */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_NV_BALLOT_WHOLE_WARP(g)                                             \
+    ((g).kind == SGC_KIND_BALLOT && sgc_ptx_activemask() == 0xffffffffu)
+#define SGC_ON_MASK(fn, g, x)                                                   \
+    if ((g).mask == 0xffffffffUL || SGC_NV_BALLOT_WHOLE_WARP(g))                \
+        return fn(0xffffffffUL, (g).mask, x);                                   \
+    return fn((g).mask, (g).mask, x)
+#else
+#define SGC_ON_MASK(fn, g, x) return fn((g).mask, (g).mask, x)
+#endif
+
 #define SGC_DEFINE_GENERIC_SCAN(op, T)                                          \
-    inline T sgc_generic_inclusive_##op##_##T(ulong mask, T x)                  \
+    inline T sgc_generic_reduce_under_##op##_##T(ulong sm, ulong mask, T x)     \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
-        uint rank = sgc_rank(mask, lane), n = sgc_popcount(mask);               \
-        for (uint d = 1; d < n; d <<= 1) {                                      \
-            uint src = rank >= d ? sgc_lane_of_rank(mask, rank - d) : lane;     \
-            T t = sgc_shfl_##T(x, src, mask);                                   \
-            if (rank >= d)                                                      \
-                x = SGC_OP_##op(t, x);                                          \
+        for (uint d = 1; d < sgc_max_sub_group_size(); d <<= 1) {               \
+            uint src = sgc_partner_last(mask, lane, d);                         \
+            T y = sgc_shfl_##T(x, src, sm);                                     \
+            if (src != lane)                                                    \
+                x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);   \
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    inline T sgc_generic_reduce_##op##_##T(ulong mask, T x)                     \
+    /* After round d: the inclusive scan over the members of the caller's */   \
+    /* aligned 2d-lane block, whose last member holds its total. */            \
+    inline T sgc_generic_inclusive_under_##op##_##T(ulong sm, ulong mask, T x)  \
     {                                                                           \
-        T y = sgc_generic_inclusive_##op##_##T(mask, x);                        \
-        return sgc_shfl_##T(y, sgc_last_lane(mask), mask);                      \
+        uint lane = sgc_lane();                                                 \
+        for (uint d = 1; d < sgc_max_sub_group_size(); d <<= 1) {               \
+            uint src = sgc_partner_last(mask, lane, d);                         \
+            T y = sgc_shfl_##T(x, src, sm);                                     \
+            if (src != lane && (lane & d) != 0u)                                \
+                x = SGC_OP_##op(y, x);                                          \
+        }                                                                       \
+        return x;                                                               \
     }                                                                           \
-    inline T sgc_generic_exclusive_##op##_##T(ulong mask, T x)                  \
+    /* The inclusive value of the previous member. */                          \
+    inline T sgc_generic_exclusive_under_##op##_##T(ulong sm, ulong mask, T x)  \
     {                                                                           \
-        uint lane = sgc_lane(), rank = sgc_rank(mask, lane);                    \
-        T y = sgc_generic_inclusive_##op##_##T(mask, x);                        \
-        uint src = rank > 0 ? sgc_lane_of_rank(mask, rank - 1) : lane;         \
-        T t = sgc_shfl_##T(y, src, mask);                                       \
-        return rank > 0 ? t : SGC_ID_##op(T);                                   \
+        uint lane = sgc_lane();                                                 \
+        ulong below = mask & (((ulong)1 << lane) - 1);                          \
+        T y = sgc_generic_inclusive_under_##op##_##T(sm, mask, x);              \
+        T t = sgc_shfl_##T(y, below != 0 ? sgc_last_lane(below) : lane, sm);    \
+        return below != 0 ? t : SGC_ID_##op(T);                                 \
+    }                                                                           \
+    inline T sgc_generic_reduce_##op##_##T(sgc_group g, T x)                    \
+    {                                                                           \
+        SGC_ON_MASK(sgc_generic_reduce_under_##op##_##T, g, x);                 \
+    }                                                                           \
+    inline T sgc_generic_inclusive_##op##_##T(sgc_group g, T x)                 \
+    {                                                                           \
+        SGC_ON_MASK(sgc_generic_inclusive_under_##op##_##T, g, x);              \
+    }                                                                           \
+    inline T sgc_generic_exclusive_##op##_##T(sgc_group g, T x)                 \
+    {                                                                           \
+        SGC_ON_MASK(sgc_generic_exclusive_under_##op##_##T, g, x);              \
     }
 SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #undef SGC_DEFINE_GENERIC_SCAN
@@ -309,7 +360,8 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 
 /* Exclusive scans of float: the Intel CPU runtime (2026.22) folds inactive
  * work-items into sub_group_non_uniform_scan_exclusive_add(float), so for
- * float the exclusive scan is the native inclusive one shifted by a rank. */
+ * float the exclusive scan is the native inclusive one shifted by one
+ * member (the last one below the caller). */
 #define SGC_KHR_NU_EXCLUSIVE_float(g, op, x)                                    \
     if ((g).kind != SGC_KIND_FIXED) {                                           \
         float y;                                                                \
@@ -317,10 +369,11 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
             y = SGC_KHR_NU_CALL(op, scan_inclusive, x);                         \
         else                                                                    \
             y = SGC_KHR_NU_CALL(op, scan_inclusive, x);                         \
-        uint lane = sgc_lane(), rank = sgc_rank((g).mask, lane);                \
-        uint src = rank > 0 ? sgc_lane_of_rank((g).mask, rank - 1) : lane;     \
-        float t = sgc_shfl_float(y, src, (g).mask);                             \
-        return rank > 0 ? t : SGC_ID_##op(float);                               \
+        uint lane = sgc_lane();                                                 \
+        ulong below = (g).mask & (((ulong)1 << lane) - 1);                      \
+        float t = sgc_shfl_float(y, below != 0 ? sgc_last_lane(below) : lane,   \
+                                 (g).mask);                                     \
+        return below != 0 ? t : SGC_ID_##op(float);                             \
     }
 #else
 #define SGC_KHR_NU(g, op, algo, x)
@@ -418,7 +471,36 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_REDUX(m, op, T, x)                                               \
     if (SGC_NV_I32_##T)                                                         \
         return (T)sgc_ptx_redux_##op((uint)(m), (uint)(x), (T)-1 < (T)0);
+/* Both partitions of a ballot of the whole warp at the call: two
+ * redux.sync under the full mask, each partition's lanes giving the
+ * identity to the other's (cuda_subgroup.cuh, reduce_on_mask). */
+#define SGC_NV_PAIR(g, op, T, x)                                                \
+    if (SGC_NV_I32_##T && (g).pair == 0xffffffffUL) {                           \
+        bool sgc_first_ = ((g).mask & 1) != 0;                                  \
+        T sgc_id_ = SGC_ID_##op(T);                                             \
+        uint sgc_a_ = sgc_ptx_redux_##op(0xffffffffu, (uint)(sgc_first_ ? (x) : sgc_id_), \
+                                         (T)-1 < (T)0);                         \
+        uint sgc_b_ = sgc_ptx_redux_##op(0xffffffffu, (uint)(sgc_first_ ? sgc_id_ : (x)), \
+                                         (T)-1 < (T)0);                         \
+        return (T)(sgc_first_ ? sgc_a_ : sgc_b_);                               \
+    }
+#define SGC_NV_PAIR_plus(g, T, x) SGC_NV_PAIR(g, plus, T, x)
+#define SGC_NV_PAIR_minimum(g, T, x) SGC_NV_PAIR(g, minimum, T, x)
+#define SGC_NV_PAIR_maximum(g, T, x) SGC_NV_PAIR(g, maximum, T, x)
+#define SGC_NV_PAIR_bit_and(g, T, x) SGC_NV_PAIR(g, bit_and, T, x)
+#define SGC_NV_PAIR_bit_or(g, T, x) SGC_NV_PAIR(g, bit_or, T, x)
+#define SGC_NV_PAIR_bit_xor(g, T, x) SGC_NV_PAIR(g, bit_xor, T, x)
+#define SGC_NV_PAIR_logical_and(g, T, x) SGC_NV_PAIR(g, logical_and, T, x)
+#define SGC_NV_PAIR_logical_or(g, T, x) SGC_NV_PAIR(g, logical_or, T, x)
 #else
+#define SGC_NV_PAIR_plus(g, T, x)
+#define SGC_NV_PAIR_minimum(g, T, x)
+#define SGC_NV_PAIR_maximum(g, T, x)
+#define SGC_NV_PAIR_bit_and(g, T, x)
+#define SGC_NV_PAIR_bit_or(g, T, x)
+#define SGC_NV_PAIR_bit_xor(g, T, x)
+#define SGC_NV_PAIR_logical_and(g, T, x)
+#define SGC_NV_PAIR_logical_or(g, T, x)
 #define SGC_NV_FAST_plus(m, T, x)
 #define SGC_NV_FAST_minimum(m, T, x)
 #define SGC_NV_FAST_maximum(m, T, x)
@@ -429,6 +511,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #define SGC_NV_FAST_logical_or(m, T, x)
 #endif
 #define SGC_NV_FAST_multiplies(m, T, x)
+#define SGC_NV_PAIR_multiplies(g, T, x)
 /* nvptx, as in cuda_subgroup.cuh (warp_group, whole_warp):
  *  - the sub-group and a 32-lane fixed-size group (the same lanes): every
  *    member calls (docs/REFERENCE.md §6), so their own mask, the warp's existing lanes
@@ -466,9 +549,26 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         return sgc_block_##algo##_under_##op##_##T((g).mask, 32u, x);           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T(0xffffffffUL, (g).size, x);
+/* Ballot, tangle and opportunistic groups (cuda_subgroup.cuh,
+ * reduce_on_mask): a ballot group with all 32 lanes at the call takes the
+ * redux pair or the butterfly under the full mask; a group of the whole
+ * warp redux.sync or the butterfly under the full mask; anything else
+ * redux.sync on its own mask where the type allows (then the butterfly,
+ * sgc_generic_reduce). */
+#define SGC_NV_NU_REDUCE(g, op, T, x)                                           \
+    if (SGC_NV_BALLOT_WHOLE_WARP(g)) {                                          \
+        SGC_NV_PAIR_##op(g, T, x)                                               \
+        return sgc_generic_reduce_under_##op##_##T(0xffffffffUL, (g).mask, x);  \
+    }                                                                           \
+    if ((g).mask == 0xffffffffUL) {                                             \
+        SGC_NV_FAST_##op(0xffffffffu, T, x)                                     \
+        return sgc_block_reduce_under_##op##_##T(0xffffffffUL, 32u, x);         \
+    }                                                                           \
+    SGC_NV_FAST_##op((g).mask, T, x)
 #else
 #define SGC_NV_WARP_REDUCE(g, op, T, x)
 #define SGC_NV_WARP_SCAN(g, op, T, algo, x)
+#define SGC_NV_NU_REDUCE(g, op, T, x)
 #endif
 
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
@@ -485,8 +585,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
             return sgc_block_reduce_##op##_##T(g, x);                           \
         if (SGC_FIXED(g))                                                       \
             return sgc_block_prefix_reduce_##op##_##T(g, x);                    \
-        SGC_NV_FAST_##op((g).mask, T, x)                                        \
-        return sgc_generic_reduce_##op##_##T(g.mask, x);                        \
+        SGC_NV_NU_REDUCE(g, op, T, x)                                           \
+        return sgc_generic_reduce_##op##_##T(g, x);                        \
     }                                                                           \
     inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
     {                                                                           \
@@ -496,7 +596,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_WARP_SCAN(g, op, T, inclusive, x)                                \
         if (SGC_FIXED(g))                                                       \
             return sgc_block_inclusive_##op##_##T(g, x);                        \
-        return sgc_generic_inclusive_##op##_##T(g.mask, x);                     \
+        return sgc_generic_inclusive_##op##_##T(g, x);                     \
     }                                                                           \
     inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
     {                                                                           \
@@ -506,7 +606,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_WARP_SCAN(g, op, T, exclusive, x)                                \
         if (SGC_FIXED(g))                                                       \
             return sgc_block_exclusive_##op##_##T(g, x);                        \
-        return sgc_generic_exclusive_##op##_##T(g.mask, x);                     \
+        return sgc_generic_exclusive_##op##_##T(g, x);                     \
     }                                                                           \
     inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
     {                                                                           \
