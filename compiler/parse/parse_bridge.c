@@ -431,7 +431,10 @@ static bool parse_int_literal(ParseContext *ctx, Node *n, const char *text, size
         diag_error(ctx->diag, n->loc, "invalid integer constant '%.*s'", (int)len, text);
         return false;
     }
-    if (!parse_int_suffix(text + i, len - i, &n->int_suffix)) {
+    unsigned suffix = 0;
+    bool suffix_ok = parse_int_suffix(text + i, len - i, &suffix);
+    n->int_suffix = suffix;
+    if (!suffix_ok) {
         diag_error(ctx->diag, n->loc, "invalid suffix '%.*s' on integer constant",
                    (int)(len - i), text + i);
         return false;
