@@ -50,26 +50,28 @@ typedef enum TypeSpecBit {
     TS_COUNT
 } TypeSpecBit;
 
+/* One per declaration (and parameter): pointers first, then the small
+ * fields packed, 80 bytes (issue 24). */
 struct DeclSpecs {
     SrcLoc loc;
-    StorageClass storage;
-    bool is_inline, is_noreturn, is_thread_local;
-    bool is_kernel;          /* `kernel` / `__kernel` */
-    bool is_spec_const;      /* `spec_const` or `spec_const(ID)` */
     Node *spec_const_id;     /* explicit ID expression, or NULL */
-    bool is_const, is_volatile, is_restrict;
-    AddrSpace addr_space;
-    unsigned type_spec_bits; /* 1u << TypeSpecBit; `long long` sets TS_LONG2 */
-    int type_spec_count;     /* number of type-specifier keywords seen */
     const char *typedef_name;/* a typedef name used as the type specifier */
     Node *record;            /* ND_RECORD_SPEC or ND_ENUM_SPEC, or NULL */
-    bool is_group;           /* one of the group type keywords */
-    GroupKind group;
     Node *group_size_expr;   /* fixed_size_group<N> */
-    bool is_async_barrier, is_arrival_token;
     Node *alignas_expr;      /* _Alignas(expr); NULL if absent */
     Attribute *attrs;        /* attributes written anywhere in the specifiers */
     Type *resolved;          /* sema: the type these specifiers denote */
+    unsigned type_spec_bits; /* 1u << TypeSpecBit; `long long` sets TS_LONG2 */
+    int type_spec_count;     /* number of type-specifier keywords seen */
+    StorageClass storage : 4;
+    AddrSpace addr_space : 4;
+    GroupKind group : 8;
+    bool is_inline : 1, is_noreturn : 1, is_thread_local : 1;
+    bool is_kernel : 1;      /* `kernel` / `__kernel` */
+    bool is_spec_const : 1;  /* `spec_const` or `spec_const(ID)` */
+    bool is_const : 1, is_volatile : 1, is_restrict : 1;
+    bool is_group : 1;       /* one of the group type keywords */
+    bool is_async_barrier : 1, is_arrival_token : 1;
 };
 
 typedef enum DeclaratorKind {
@@ -87,21 +89,18 @@ typedef enum DeclaratorKind {
  *   `a[2][3]`  ARRAY(3) -> ARRAY(2) -> NAME int -> int[3] -> int[2][3]
  * The parser makes each new derivation's `inner` the chain it wraps. */
 struct Declarator {
-    DeclaratorKind kind;
-    SrcLoc loc;
     Declarator *inner;      /* the rest of the declarator; NULL after DECL_NAME */
     const char *name;       /* DECL_NAME; NULL for abstract declarators */
-    /* DECL_PTR */
-    bool is_const, is_volatile, is_restrict;
-    AddrSpace addr_space;   /* `int * local p`: rare, OpenCL allows it */
-    /* DECL_ARRAY */
-    Node *array_len;        /* NULL for [] */
-    bool array_static;
-    /* DECL_FUNC */
-    NodeList params;        /* ND_PARAM nodes */
-    bool is_variadic;
-    bool params_void;       /* written as (void) */
     Attribute *attrs;       /* attributes after the declarator */
+    Node *array_len;        /* DECL_ARRAY: NULL for [] */
+    NodeList params;        /* DECL_FUNC: ND_PARAM nodes */
+    SrcLoc loc;
+    DeclaratorKind kind : 8;
+    AddrSpace addr_space : 8; /* DECL_PTR: `int * local p`: rare, OpenCL allows it */
+    bool is_const : 1, is_volatile : 1, is_restrict : 1; /* DECL_PTR */
+    bool array_static : 1;  /* DECL_ARRAY */
+    bool is_variadic : 1;   /* DECL_FUNC */
+    bool params_void : 1;   /* DECL_FUNC: written as (void) */
 };
 
 /* ===================================================================== */
