@@ -39,7 +39,7 @@ static const KindFields kind_fields[] = {
     {ND_COMMA, {F(lhs), F(rhs), F(const_value)}},
     {ND_CAST, {F(type_name), F(lhs), F(const_value)}},
     {ND_SIZEOF, {F(lhs), F(type_name), F(const_value)}},
-    {ND_ALIGNOF, {F(type_name), F(const_value)}},
+    {ND_ALIGNOF, {F(type_name), F(lhs), F(const_value)}},
     {ND_CALL, {F(callee), F(args), F(template_args), F(const_value)}},
     {ND_INDEX, {F(lhs), F(rhs), F(const_value)}},
     {ND_MEMBER, {F(lhs), F(name), F(member), F(const_value)}},
