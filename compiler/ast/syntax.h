@@ -155,7 +155,8 @@ struct Declarator {
     X(PRAGMA, "pragma")                      /* text: the pragma line after `#pragma` (kept for emitters) */ \
     /* --- declarations --- */ \
     X(INIT_DECLARATOR, "init declarator")    /* declarator, init (may be NULL); sema sets sym */ \
-    X(PARAM, "parameter")                    /* decl_specs + declarator (declarator->name may be NULL) */ \
+    X(PARAM, "parameter")                    /* decl_specs + declarator (declarator->name may be NULL); \
+                                                name alone: an entry of a K&R identifier list */ \
     X(FUNC_DEF, "function definition")       /* decl_specs, declarator, body; sema sets sym */ \
     X(RECORD_SPEC, "struct/union")           /* struct/union: name (tag or NULL), is_union, \
                                                 items = ND_DECL (member declarations); \
