@@ -14,6 +14,14 @@ const char *const group_kind_names[GROUP_KIND_COUNT] = {
 #undef X
 };
 
+/* The node's narrow fields and size (syntax.h; issue 24's memory goal). */
+_Static_assert(ND_KIND_COUNT <= 1 << 8, "Node.kind is 8 bits");
+_Static_assert(OP_COUNT <= 1 << 8, "Node.op is 8 bits");
+_Static_assert(sizeof(void *) != 8 || sizeof(Node) == 80, "a node is 80 bytes on LP64");
+_Static_assert(SC_REGISTER < 1 << 4 && AS_CONSTANT < 1 << 4, "DeclSpecs: 4-bit fields");
+_Static_assert(GROUP_KIND_COUNT <= 1 << 8, "DeclSpecs.group is 8 bits");
+_Static_assert(sizeof(void *) != 8 || sizeof(DeclSpecs) == 80, "DeclSpecs is 80 bytes on LP64");
+
 const char *const op_spellings[OP_COUNT] = {
 #define X(name, spelling) [OP_##name] = spelling,
     OPERATORS(X)

@@ -110,6 +110,53 @@ static void dump_children(EmitBuffer *out, const Node *a, const Node *b, const N
     }
 }
 
+/* The children the generic form prints, by role, in this order; a node's
+ * payload is a per-kind union (syntax.h), so only its kind's roles may be
+ * read. */
+enum {
+    KID_TYPE_NAME = 1 << 0, KID_COND = 1 << 1, KID_LHS = 1 << 2, KID_RHS = 1 << 3,
+    KID_THEN = 1 << 4, KID_ELS = 1 << 5, KID_INIT = 1 << 6, KID_INC = 1 << 7,
+    KID_BODY = 1 << 8, KID_ITEMS = 1 << 9,
+};
+
+static unsigned generic_kids(NodeKind kind)
+{
+    switch (kind) {
+    case ND_COND: case ND_IF: return KID_COND | KID_THEN | KID_ELS;
+    case ND_COMMA: case ND_INDEX: return KID_LHS | KID_RHS;
+    case ND_CAST: case ND_SIZEOF: return KID_TYPE_NAME | KID_LHS;
+    case ND_ALIGNOF: return KID_TYPE_NAME;
+    case ND_COMPOUND_LIT: return KID_TYPE_NAME | KID_INIT;
+    case ND_INIT_LIST: case ND_BLOCK: return KID_ITEMS;
+    case ND_DESIG_INIT: return KID_LHS | KID_ITEMS;
+    case ND_DESIGNATOR: case ND_GENERIC: case ND_EXPR_STMT: case ND_RETURN: return KID_LHS;
+    case ND_SWITCH: case ND_WHILE: case ND_DO: return KID_COND | KID_BODY;
+    case ND_CASE: return KID_LHS | KID_BODY;
+    case ND_DEFAULT: return KID_BODY;
+    case ND_FOR: return KID_COND | KID_INIT | KID_INC | KID_BODY;
+    case ND_STATIC_ASSERT: return KID_COND;
+    default: return 0;
+    }
+}
+
+static void dump_generic(EmitBuffer *out, const Node *n)
+{
+    unsigned kids = generic_kids(n->kind);
+    emit_printf(out, "(%s", ast_node_kind_name(n->kind));
+    if ((kids & KID_TYPE_NAME) && n->type_name) {
+        emit_write(out, " ", 1);
+        dump_node(out, n->type_name);
+    }
+    dump_children(out, kids & KID_COND ? n->cond : NULL, kids & KID_LHS ? n->lhs : NULL,
+                  kids & KID_RHS ? n->rhs : NULL);
+    dump_children(out, kids & KID_THEN ? n->then : NULL, kids & KID_ELS ? n->els : NULL,
+                  kids & KID_INIT ? n->init : NULL);
+    dump_children(out, kids & KID_INC ? n->inc : NULL, kids & KID_BODY ? n->body : NULL, NULL);
+    if (kids & KID_ITEMS)
+        dump_list(out, &n->items);
+    emit_printf(out, ")");
+}
+
 static void dump_expression(EmitBuffer *out, const Node *n)
 {
     switch (n->kind) {
@@ -140,9 +187,9 @@ static void dump_expression(EmitBuffer *out, const Node *n)
     case ND_CALL:
         emit_printf(out, "(call ");
         dump_node(out, n->callee);
-        if (n->template_args.head) {
+        if (n->template_args && n->template_args->head) {
             emit_printf(out, "<");
-            dump_list(out, &n->template_args);
+            dump_list(out, n->template_args);
             emit_printf(out, ">");
         }
         dump_list(out, &n->args);
@@ -151,16 +198,7 @@ static void dump_expression(EmitBuffer *out, const Node *n)
     default:
         break;
     }
-    emit_printf(out, "(%s", ast_node_kind_name(n->kind));
-    if (n->type_name) {
-        emit_write(out, " ", 1);
-        dump_node(out, n->type_name);
-    }
-    dump_children(out, n->cond, n->lhs, n->rhs);
-    dump_children(out, n->then, n->els, n->init);
-    dump_children(out, n->inc, n->body, NULL);
-    dump_list(out, &n->items);
-    emit_printf(out, ")");
+    dump_generic(out, n);
 }
 
 static void dump_node(EmitBuffer *out, const Node *n)

@@ -83,3 +83,8 @@ GroupOp group_op_lookup(const char *name)
             return (GroupOp)i;
     return GOP_NONE;
 }
+
+/* Node keeps these in narrow bit-fields (syntax.h). */
+_Static_assert(BI_COUNT <= 1 << 16, "Node.builtin is 16 bits");
+_Static_assert(GOP_COUNT <= 1 << 8, "Node.group_op is 8 bits");
+_Static_assert(METHOD_COUNT <= 1 << 8, "Node.method is 8 bits");

@@ -20,24 +20,45 @@ typedef struct CallEdge {
     Node *call;     /* the ND_CALL */
 } CallEdge;
 
+/* Fields by size (8-byte, then 4-byte, then flags), so that a symbol has no
+ * padding holes: 200 bytes (issue 24). */
 struct Symbol {
-    SymbolKind kind;
     const char *name;
     Type *ty;
     SrcLoc loc;            /* where it was declared */
-    StorageClass storage;
-    bool is_global;        /* file scope */
-    bool is_param;
-    bool is_kernel;        /* SYM_FUNC declared `kernel` */
     Node *def;             /* SYM_FUNC: its ND_FUNC_DEF once defined; SYM_VAR: declarator */
     Attribute *attrs;      /* kernel attributes */
-    int reqd_work_group_size[3]; /* 0 when absent, or when only known at build time: */
     Node *reqd_work_group_size_expr[3]; /* the argument when it depends on a spec constant
                               (SPEC §1.2): emitted as written, its size unknown to sgcc */
     Symbol *reqd_work_group_size_spec[3]; /* the spec constant when that argument is
                               exactly one spec constant's name, else NULL */
-    int reqd_sub_group_size;     /* 0 when absent */
     CallEdge *calls;       /* SYM_FUNC: calls made by its body */
+    int64_t widest_fixed_group; /* SYM_FUNC: the largest constant N of a
+                              fixed_size_group<N> it makes, itself or through a
+                              callee (0: none); a target whose sub-groups are
+                              narrower leaves it out (EmitHooks.unsupported) */
+    int64_t enum_value;    /* SYM_ENUM_CONST */
+    /* SYM_SPEC_CONST */
+    Node *spec_default;    /* the initialiser as written (NULL when required) */
+    int64_t spec_default_int;  /* folded default for bool/integer constants */
+    double spec_default_float; /* folded default for float/double constants */
+
+    SymbolKind kind;
+    StorageClass storage;
+    int reqd_work_group_size[3]; /* 0 when absent, or when only known at build time: */
+    int reqd_sub_group_size;     /* 0 when absent */
+    int builtin;           /* SYM_BUILTIN */
+    uint32_t spec_id;      /* SYM_SPEC_CONST */
+    int index;             /* declaration order among its kind (for stable output) */
+    int scope_depth;       /* sema: 0 file scope, 1 parameters, 2+ nested blocks */
+    int decl_divergence;   /* SYM_VAR local: nesting of non-uniform conditions at
+                              its declaration; assignments at that nesting keep it
+                              uniform for the tangle its scope lies in */
+    int decl_jumps;        /* SYM_VAR local: divergent exits seen before it (sema_flow.c) */
+
+    bool is_global;        /* file scope */
+    bool is_param;
+    bool is_kernel;        /* SYM_FUNC declared `kernel` */
     bool address_taken;    /* SYM_FUNC used other than as a callee */
     bool needs_tangle_mask;/* SYM_FUNC: body uses tangle groups (or calls one that does) */
     bool uses_sub_groups;  /* SYM_FUNC: body needs sub-group support (transitively) */
@@ -45,30 +66,13 @@ struct Symbol {
                               group (transitively): sub-group operations in divergent
                               control flow, which the device must support */
     bool uses_async_barrier;
-    int64_t widest_fixed_group; /* SYM_FUNC: the largest constant N of a
-                              fixed_size_group<N> it makes, itself or through a
-                              callee (0: none); a target whose sub-groups are
-                              narrower leaves it out (EmitHooks.unsupported) */
     bool has_work_group_calls; /* SYM_FUNC: its body (not its callees) calls a
                               group function other than group_barrier, an
                               algorithm or a joint algorithm on a work_group */
-    int64_t enum_value;    /* SYM_ENUM_CONST */
-    int builtin;           /* SYM_BUILTIN */
-    /* SYM_SPEC_CONST */
-    uint32_t spec_id;
-    bool spec_id_explicit;
-    bool spec_required;    /* no default value */
-    Node *spec_default;    /* the initialiser as written (NULL when required) */
-    int64_t spec_default_int;  /* folded default for bool/integer constants */
-    double spec_default_float; /* folded default for float/double constants */
-    int index;             /* declaration order among its kind (for stable output) */
-    int scope_depth;       /* sema: 0 file scope, 1 parameters, 2+ nested blocks */
+    bool spec_id_explicit; /* SYM_SPEC_CONST */
+    bool spec_required;    /* SYM_SPEC_CONST: no default value */
     bool has_indirect_calls; /* SYM_FUNC: calls through a function pointer */
     bool is_uniform;       /* SYM_VAR local/param: every assignment is uniform */
-    int decl_divergence;   /* SYM_VAR local: nesting of non-uniform conditions at
-                              its declaration; assignments at that nesting keep it
-                              uniform for the tangle its scope lies in */
-    int decl_jumps;        /* SYM_VAR local: divergent exits seen before it (sema_flow.c) */
     bool made_fixed_group; /* SYM_VAR local: a fixed-size group initialised by
                               get_fixed_size_group at its declaration */
     bool group_rewritten;  /* SYM_VAR local of group type: assigned again or

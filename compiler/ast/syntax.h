@@ -50,26 +50,28 @@ typedef enum TypeSpecBit {
     TS_COUNT
 } TypeSpecBit;
 
+/* One per declaration (and parameter): pointers first, then the small
+ * fields packed, 80 bytes (issue 24). */
 struct DeclSpecs {
     SrcLoc loc;
-    StorageClass storage;
-    bool is_inline, is_noreturn, is_thread_local;
-    bool is_kernel;          /* `kernel` / `__kernel` */
-    bool is_spec_const;      /* `spec_const` or `spec_const(ID)` */
     Node *spec_const_id;     /* explicit ID expression, or NULL */
-    bool is_const, is_volatile, is_restrict;
-    AddrSpace addr_space;
-    unsigned type_spec_bits; /* 1u << TypeSpecBit; `long long` sets TS_LONG2 */
-    int type_spec_count;     /* number of type-specifier keywords seen */
     const char *typedef_name;/* a typedef name used as the type specifier */
     Node *record;            /* ND_RECORD_SPEC or ND_ENUM_SPEC, or NULL */
-    bool is_group;           /* one of the group type keywords */
-    GroupKind group;
     Node *group_size_expr;   /* fixed_size_group<N> */
-    bool is_async_barrier, is_arrival_token;
     Node *alignas_expr;      /* _Alignas(expr); NULL if absent */
     Attribute *attrs;        /* attributes written anywhere in the specifiers */
     Type *resolved;          /* sema: the type these specifiers denote */
+    unsigned type_spec_bits; /* 1u << TypeSpecBit; `long long` sets TS_LONG2 */
+    int type_spec_count;     /* number of type-specifier keywords seen */
+    StorageClass storage : 4;
+    AddrSpace addr_space : 4;
+    GroupKind group : 8;
+    bool is_inline : 1, is_noreturn : 1, is_thread_local : 1;
+    bool is_kernel : 1;      /* `kernel` / `__kernel` */
+    bool is_spec_const : 1;  /* `spec_const` or `spec_const(ID)` */
+    bool is_const : 1, is_volatile : 1, is_restrict : 1;
+    bool is_group : 1;       /* one of the group type keywords */
+    bool is_async_barrier : 1, is_arrival_token : 1;
 };
 
 typedef enum DeclaratorKind {
@@ -87,21 +89,18 @@ typedef enum DeclaratorKind {
  *   `a[2][3]`  ARRAY(3) -> ARRAY(2) -> NAME int -> int[3] -> int[2][3]
  * The parser makes each new derivation's `inner` the chain it wraps. */
 struct Declarator {
-    DeclaratorKind kind;
-    SrcLoc loc;
     Declarator *inner;      /* the rest of the declarator; NULL after DECL_NAME */
     const char *name;       /* DECL_NAME; NULL for abstract declarators */
-    /* DECL_PTR */
-    bool is_const, is_volatile, is_restrict;
-    AddrSpace addr_space;   /* `int * local p`: rare, OpenCL allows it */
-    /* DECL_ARRAY */
-    Node *array_len;        /* NULL for [] */
-    bool array_static;
-    /* DECL_FUNC */
-    NodeList params;        /* ND_PARAM nodes */
-    bool is_variadic;
-    bool params_void;       /* written as (void) */
     Attribute *attrs;       /* attributes after the declarator */
+    Node *array_len;        /* DECL_ARRAY: NULL for [] */
+    NodeList params;        /* DECL_FUNC: ND_PARAM nodes */
+    SrcLoc loc;
+    DeclaratorKind kind : 8;
+    AddrSpace addr_space : 8; /* DECL_PTR: `int * local p`: rare, OpenCL allows it */
+    bool is_const : 1, is_volatile : 1, is_restrict : 1; /* DECL_PTR */
+    bool array_static : 1;  /* DECL_ARRAY */
+    bool is_variadic : 1;   /* DECL_FUNC */
+    bool params_void : 1;   /* DECL_FUNC: written as (void) */
 };
 
 /* ===================================================================== */
@@ -156,7 +155,8 @@ struct Declarator {
     X(PRAGMA, "pragma")                      /* text: the pragma line after `#pragma` (kept for emitters) */ \
     /* --- declarations --- */ \
     X(INIT_DECLARATOR, "init declarator")    /* declarator, init (may be NULL); sema sets sym */ \
-    X(PARAM, "parameter")                    /* decl_specs + declarator (declarator->name may be NULL) */ \
+    X(PARAM, "parameter")                    /* decl_specs + declarator (declarator->name may be NULL); \
+                                                name alone: an entry of a K&R identifier list */ \
     X(FUNC_DEF, "function definition")       /* decl_specs, declarator, body; sema sets sym */ \
     X(RECORD_SPEC, "struct/union")           /* struct/union: name (tag or NULL), is_union, \
                                                 items = ND_DECL (member declarations); \
@@ -164,7 +164,7 @@ struct Declarator {
     X(ENUM_SPEC, "enum")                     /* name (tag or NULL), items = ND_ENUMERATOR, has_body */ \
     X(ENUMERATOR, "enumerator")              /* name, lhs = value expression or NULL */ \
     X(TYPE_NAME, "type name")                /* decl_specs + abstract declarator (casts, sizeof) */ \
-    X(TRANSLATION_UNIT, "translation unit")  /* items = external declarations; args = \
+    X(TRANSLATION_UNIT, "translation unit")  /* items = external declarations; dropped_names = \
                                                 ND_IDENTs naming declarations that syntax-error \
                                                 recovery dropped; int_value: \
                                                 parse_tree_checkable() (parse.h) */
@@ -199,63 +199,96 @@ typedef enum OpKind {
 
 extern const char *const op_spellings[OP_COUNT];
 
+/* A node is a common header plus a per-kind payload (issue 24: the old
+ * node had every field of every kind, 296 bytes; this one has 80).  The
+ * payload is a union of five 8-byte slots P0..P4; each field below names its
+ * slot, and the kinds that use it are those NODE_KINDS lists beside it.  Two
+ * fields share a slot only where no kind uses both, so each kind's fields
+ * are disjoint (tests/unit/test_node_layout.c checks every kind's set).  A
+ * field a kind does not use holds another kind's data: read a field only
+ * after looking at `kind`, never as "NULL when absent" across kinds.
+ *
+ *   slot  fields (union views below)
+ *   P0    lhs | init | decl_specs | int_value | float_value | args...
+ *   P1    rhs | inc | name | text | type_name | dropped_names | ...args...
+ *   P2    cond | sym | member | items... | ...args
+ *   P3    then | body | callee | ...items...
+ *   P4    els | declarator | template_args | ...items
+ */
 struct Node {
-    /* Fields are grouped by size (pointers, then 4-byte, then flags) so the
-     * node has no padding holes: a million-line unit has ~5 million nodes. */
     Node *next;            /* sibling in a NodeList */
-
-    /* generic children (meaning per kind, see NodeKind) */
-    Node *lhs, *rhs;
-    Node *cond, *then, *els;
-    Node *init, *inc, *body;
-    Node *callee;
-    NodeList args;         /* call arguments */
-    NodeList template_args;/* get_fixed_size_group<N>: N */
-    NodeList items;        /* block items, declarators, members, enumerators,
-                              initialiser elements, designators */
-
-    /* leaves */
-    const char *name;      /* identifiers, members, labels, tags */
-    const char *text;      /* literal spelling (NUL-terminated, arena) */
-    uint64_t int_value;    /* ND_INT_LIT, ND_CHAR_LIT, ND_BOOL_LIT */
-    double float_value;    /* ND_FLOAT_LIT */
-
-    /* declarations */
-    DeclSpecs *decl_specs; /* ND_DECL, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
-    Declarator *declarator;/* ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
-    Node *type_name;       /* ND_CAST, ND_SIZEOF, ND_ALIGNOF, ND_COMPOUND_LIT */
-
-    /* --- filled by sema ------------------------------------------------- */
-    Type *ty;              /* type of an expression; declared type of a declarator */
-    Symbol *sym;           /* ND_IDENT, ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF */
-    Member *member;        /* ND_MEMBER */
-    int64_t const_value;   /* valid when is_const_expr */
-    void *emit_data;       /* scratch for the emitters (e.g. tangle masks) */
-
-    /* 4-byte fields */
-    NodeKind kind;
+    Type *ty;              /* sema: type of an expression; declared type of
+                              a declarator */
     SrcLoc loc;
-    OpKind op;
-    unsigned int_suffix;   /* ND_INT_LIT: bit 0 'u', bit 1 'l', bit 2 'll' */
-    int builtin;           /* ND_CALL: a Builtin (builtins.h), 0 if a user function */
-    int group_op;          /* ND_CALL of a group algorithm: the OP (builtins.h), or 0 */
-    int method;            /* ND_CALL of a group/barrier member function: a Method
-                              (builtins.h); callee is the ND_MEMBER; 0 otherwise */
 
-    /* flags */
-    bool is_float_suffix;  /* ND_FLOAT_LIT: 'f' suffix */
-    bool is_arrow;         /* ND_MEMBER */
-    bool is_union;         /* ND_RECORD_SPEC */
-    bool has_body;         /* ND_RECORD_SPEC / ND_ENUM_SPEC */
-    bool is_implicit;      /* ND_CAST inserted by sema */
-    bool is_const_expr;    /* expression folds to const_value at translation time */
-    bool depends_on_spec_const; /* constant only once spec constants are bound */
-    bool is_uniform;       /* same value for every work-item of the current tangle:
-                              of the sub-group, or, inside a divergent branch, of
-                              the work-items that took it (avoids ballots, SPEC §2) */
-    bool creators_may_diverge; /* ND_CALL of a group algorithm on a fixed-size group
-                              made by its declaration: some work-item that made the
-                              group may not reach this call (sema_flow.c) */
+    NodeKind kind : 8;
+    OpKind op : 8;         /* ND_UNARY / ND_POSTFIX / ND_BINARY / ND_ASSIGN */
+    unsigned int_suffix : 3;    /* ND_INT_LIT: bit 0 'u', bit 1 'l', bit 2 'll' */
+    bool is_float_suffix : 1;   /* ND_FLOAT_LIT: 'f' suffix */
+    bool is_arrow : 1;          /* ND_MEMBER */
+    bool is_union : 1;          /* ND_RECORD_SPEC */
+    bool has_body : 1;          /* ND_RECORD_SPEC / ND_ENUM_SPEC */
+    bool is_implicit : 1;       /* ND_CAST inserted by sema */
+    /* sema: expression facts */
+    bool is_const_expr : 1;     /* folds to const_value at translation time */
+    bool depends_on_spec_const : 1; /* constant only once spec constants are bound */
+    /* sema_flow.c: analysis facts, one bit each (a side table keyed by node
+     * would cost more than the bits) */
+    bool is_uniform : 1;   /* same value for every work-item of the current
+                              tangle: of the sub-group, or, inside a divergent
+                              branch, of the work-items that took it (avoids
+                              ballots, SPEC §2) */
+    bool creators_may_diverge : 1; /* ND_CALL of a group algorithm on a
+                              fixed-size group made by its declaration: some
+                              work-item that made the group may not reach this
+                              call */
+    /* ND_CALL, set by sema (builtins.h; ranges checked in builtins.c) */
+    unsigned builtin : 16; /* a Builtin, 0 if a user function */
+    unsigned group_op : 8; /* of a group algorithm: the OP, or 0 */
+    unsigned method : 8;   /* of a group/barrier member function: a Method
+                              (callee is the ND_MEMBER); 0 otherwise */
+
+    union {
+        struct {                    /* operators, conditionals, if */
+            Node *lhs;              /* P0 */
+            Node *rhs;              /* P1 */
+            Node *cond;             /* P2 */
+            Node *then;             /* P3 */
+            Node *els;              /* P4 */
+        };
+        struct {                    /* loops, declarations, labels */
+            Node *init;             /* P0: ND_FOR, ND_INIT_DECLARATOR, ND_COMPOUND_LIT */
+            Node *inc;              /* P1: ND_FOR */
+            Symbol *sym;            /* P2, sema: ND_IDENT, ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF */
+            Node *body;             /* P3 */
+            Declarator *declarator; /* P4: ND_INIT_DECLARATOR, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
+        };
+        struct {                    /* names, members, casts */
+            DeclSpecs *decl_specs;  /* P0: ND_DECL, ND_PARAM, ND_FUNC_DEF, ND_TYPE_NAME */
+            const char *name;       /* P1: identifiers, members, labels, tags, the
+                                       parameters of a K&R identifier list */
+            Member *member;         /* P2, sema: ND_MEMBER */
+            Node *callee;           /* P3: ND_CALL */
+            NodeList *template_args;/* P4: ND_CALL of get_fixed_size_group<N>: N; else NULL */
+        };
+        struct {                    /* literals */
+            uint64_t int_value;     /* P0: ND_INT_LIT, ND_CHAR_LIT, ND_BOOL_LIT, ND_TRANSLATION_UNIT */
+            const char *text;       /* P1: literal spelling (NUL-terminated, arena),
+                                       ND_STATIC_ASSERT message, ND_PRAGMA line */
+            NodeList items;         /* P2-P4: block items, declarators, members,
+                                       enumerators, initialiser elements, designators */
+        };
+        struct {
+            double float_value;     /* P0: ND_FLOAT_LIT */
+            union {                 /* P1 */
+                Node *type_name;    /* ND_CAST, ND_SIZEOF, ND_ALIGNOF, ND_COMPOUND_LIT */
+                NodeList *dropped_names; /* ND_TRANSLATION_UNIT (see NODE_KINDS) */
+            };
+        };
+        NodeList args;              /* P0-P2: ND_CALL arguments */
+    };
+    int64_t const_value;   /* sema: an expression's value when is_const_expr
+                              (outside the union: every expression kind has it) */
 };
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ARENA_BLOCK_SIZE = 64 * 1024, ARENA_ALIGN = 16 };
+/* 8: every object in an arena needs at most 8 (no long double, no vector
+ * types); 16 would round many small objects up (issue 24). */
+enum { ARENA_BLOCK_SIZE = 64 * 1024, ARENA_ALIGN = 8 };
 
 struct ArenaBlock {
     ArenaBlock *prev;

@@ -23,7 +23,8 @@ typedef struct Arena {
 void arena_init(Arena *arena);
 void arena_free(Arena *arena);
 
-/* Zeroed memory aligned for any object. */
+/* Zeroed memory aligned to 8 bytes: enough for every object the front end
+ * keeps here (pointers, 64-bit integers, doubles; no long double). */
 void *arena_alloc(Arena *arena, size_t size);
 /* Copy of s[0..len) with a terminating NUL. */
 char *arena_strndup(Arena *arena, const char *s, size_t len);

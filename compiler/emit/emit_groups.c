@@ -97,8 +97,8 @@ void emit_group_print_size(EmitCtx *ctx, const Node *call)
         emit_out(ctx, "%lld", (long long)ty->group_size);
     else if (ty && ty->group_size_expr)
         emit_expr_prec(ctx, ty->group_size_expr, PREC_PRIMARY);
-    else if (call->template_args.head)
-        emit_expr_prec(ctx, call->template_args.head, PREC_PRIMARY);
+    else if (call->template_args && call->template_args->head)
+        emit_expr_prec(ctx, call->template_args->head, PREC_PRIMARY);
     else
         emit_error(ctx, call->loc, "internal error: fixed_size_group without a size");
 }

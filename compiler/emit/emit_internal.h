@@ -195,6 +195,10 @@ struct EmitCtx {
                                   case label jumps past (emit_jumps.c) */
     void *target_data;         /* per-target scratch */
     void *group_data;          /* scratch for the group/barrier lowering */
+    /* emit_tangle.c: the printing state of the tangle-lowered function body
+     * being printed (on its stack), and that function's definition */
+    void *tangle;
+    const Node *tangle_def;
 };
 
 /* ---- output helpers ---------------------------------------------------- */

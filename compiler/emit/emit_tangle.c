@@ -22,8 +22,8 @@
  *
  * The whole body of a lowered function is printed when the printer asks for
  * its first statement (the later top-level statements are then skipped); the
- * printing state lives on the stack and is reached through the definition's
- * Node.emit_data while the body is printed. */
+ * printing state lives on the stack and is reached through EmitCtx.tangle
+ * while the body is printed. */
 #include "emit/emit_lowering.h"
 
 #include <stdarg.h>
@@ -145,7 +145,8 @@ static unsigned exits_of(const Node *s, Div d)
 static Tangle *current(const EmitCtx *ctx)
 {
     const Symbol *fn = ctx->function;
-    return fn && fn->needs_tangle_mask && fn->def ? fn->def->emit_data : NULL;
+    return fn && fn->needs_tangle_mask && fn->def && fn->def == ctx->tangle_def ? ctx->tangle
+                                                                                : NULL;
 }
 
 static const char *mask_type(const EmitCtx *ctx) { return ctx->hooks->lowering->mask_type; }
@@ -718,9 +719,13 @@ static void print_function_body(EmitCtx *ctx, const Symbol *fn)
             emit_line_end(ctx);
         }
     }
-    fn->def->emit_data = &t;
+    void *outer = ctx->tangle;
+    const Node *outer_def = ctx->tangle_def;
+    ctx->tangle = &t;
+    ctx->tangle_def = fn->def;
     print_items(ctx, &t, items, NULL);
-    fn->def->emit_data = NULL;
+    ctx->tangle = outer;
+    ctx->tangle_def = outer_def;
     if ((ex & EX_RETURN) && !returns_void(fn))
         line(ctx, "return sgc_result;");
 }

@@ -43,20 +43,25 @@ enum {
 #undef X
     PUNCT_END
 };
+_Static_assert(PUNCT_END < 1 << 15, "Token.punct is 16 bits");
 
 typedef struct Hideset Hideset; /* macros that must not expand this token (preprocess.c) */
 
+/* 32 bytes: a unit keeps every token of its files alive until the end of
+ * parsing (issue 24).  The hideset of a token made by macro expansion lives
+ * beside it, in preprocess.c's PPToken; tokens straight from a file have
+ * none and no room for one. */
 typedef struct Token {
-    TokenKind kind;
-    int punct;             /* TK_PUNCT: the character ('(' ...) or a P_* code */
     const char *text;      /* spelling, not NUL-terminated; points into the source or arena */
-    unsigned len;          /* length of the spelling */
+    struct Token *next;
     SrcLoc loc;            /* where the user sees it: macro expansions carry the
                               location of the macro invocation */
-    bool at_bol;           /* first token on its line (directives start here) */
-    bool has_space;        /* whitespace precedes it (for stringizing) */
-    Hideset *hideset;      /* preprocess.c */
-    struct Token *next;
+    unsigned len;          /* length of the spelling */
+    TokenKind kind : 8;
+    int punct : 16;        /* TK_PUNCT: the character ('(' ...) or a P_* code */
+    bool at_bol : 1;       /* first token on its line (directives start here) */
+    bool has_space : 1;    /* whitespace precedes it (for stringizing) */
+    bool has_hideset : 1;  /* preprocess.c: this is a PPToken's, with a hideset */
 } Token;
 
 /* Scans src[0..size) of file `file` into a TK_EOF-terminated list allocated in

@@ -819,7 +819,8 @@ primary_expression
             $$ = NEW(ND_CALL, @1);
             $$->callee = NEW(ND_IDENT, @1);
             $$->callee->name = "get_fixed_size_group";
-            nodelist_append(&$$->template_args, $3);
+            $$->template_args = ARENA_NEW(ctx->arena, NodeList);
+            nodelist_append($$->template_args, $3);
             $$->args = $6;
         }
     ;
@@ -1167,7 +1168,8 @@ Node *parse_translation_unit(Arena *arena, Diag *diag, Preprocessor *pp)
     parse_scope_push(ctx);
     unsigned errors_before = diag->error_count;
     int rc = yyparse(ctx);
-    ctx->root->args = ctx->dropped_names;
+    ctx->root->dropped_names = ARENA_NEW(arena, NodeList);
+    *ctx->root->dropped_names = ctx->dropped_names;
     /* Only syntax errors, each recovered without losing the shape of the
      * code: sema may check the rest (parse_tree_checkable). */
     ctx->root->int_value = !ctx->lost_shape && rc == 0 && errors_before == 0 &&

@@ -123,12 +123,16 @@ void parse_scope_pop(ParseContext *ctx)
         return;
     /* Entries of the innermost scope sit before any outer entry in their
      * bucket, so each removal stops early. */
-    for (ScopeName *n = scope->names; n; n = n->scope_next) {
+    ScopeName *next;
+    for (ScopeName *n = scope->names; n; n = next) {
         ScopeName **link = &ctx->buckets[n->hash % NAME_BUCKETS];
         while (*link && *link != n)
             link = &(*link)->hash_next;
         if (*link)
             *link = n->hash_next;
+        next = n->scope_next;
+        n->scope_next = ctx->free_names;
+        ctx->free_names = n;
     }
     ctx->scope = scope->outer;
     scope->outer = ctx->free_scopes;
@@ -139,7 +143,11 @@ void parse_declare(ParseContext *ctx, const char *name, bool is_typedef)
 {
     if (!ctx->scope || !name)
         return;
-    ScopeName *n = ARENA_NEW(ctx->arena, ScopeName);
+    ScopeName *n = ctx->free_names;
+    if (n)
+        ctx->free_names = n->scope_next;
+    else
+        n = ARENA_NEW(ctx->arena, ScopeName);
     n->name = name;
     n->hash = hash_bytes(name, strlen(name));
     n->is_typedef = is_typedef;
@@ -431,7 +439,10 @@ static bool parse_int_literal(ParseContext *ctx, Node *n, const char *text, size
         diag_error(ctx->diag, n->loc, "invalid integer constant '%.*s'", (int)len, text);
         return false;
     }
-    if (!parse_int_suffix(text + i, len - i, &n->int_suffix)) {
+    unsigned suffix = 0;
+    bool suffix_ok = parse_int_suffix(text + i, len - i, &suffix);
+    n->int_suffix = suffix;
+    if (!suffix_ok) {
         diag_error(ctx->diag, n->loc, "invalid suffix '%.*s' on integer constant",
                    (int)(len - i), text + i);
         return false;

@@ -47,6 +47,9 @@ typedef struct ParseContext {
     Node *root;                    /* ND_TRANSLATION_UNIT being built */
     Scope *scope;                  /* innermost scope */
     Scope *free_scopes;            /* popped scopes, reused */
+    ScopeName *free_names;         /* entries of popped scopes, reused (linked by
+                                      scope_next): block-scope names do not pile
+                                      up in the arena */
     ScopeName *buckets[NAME_BUCKETS];
     KeywordEntry keywords[KEYWORD_BUCKETS]; /* open-addressed keyword table */
     DeclSpecs *specs_stack[64];    /* declaration specifiers of the declarations

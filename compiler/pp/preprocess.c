@@ -29,6 +29,7 @@
 #include "base/hash.h"
 #include "base/mem.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
@@ -164,10 +165,38 @@ static bool same_text(const Token *t, const char *s, unsigned len)
     return t->len == len && memcmp(t->text, s, len) == 0;
 }
 
+/* A token made here (a copy, a built one) has room for a hideset; a token
+ * straight from lex_file() has none (Token.has_hideset false), so that the
+ * many file tokens stay small. */
+typedef struct PPToken {
+    Token tok;             /* first: a Token * to it is a PPToken * */
+    Hideset *hideset;
+} PPToken;
+
+static Hideset *hideset_of(const Token *t)
+{
+    return t->has_hideset ? ((const PPToken *)t)->hideset : NULL;
+}
+
+static void set_hideset(Token *t, Hideset *hs)
+{
+    assert(t->has_hideset); /* every token an expansion lists is a PPToken */
+    ((PPToken *)t)->hideset = hs;
+}
+
+static Token *new_pp_token(Preprocessor *pp)
+{
+    PPToken *p = ARENA_NEW(pp->arena, PPToken);
+    p->tok.has_hideset = true;
+    return &p->tok;
+}
+
 static Token *copy_token(Preprocessor *pp, const Token *t)
 {
-    Token *copy = ARENA_NEW(pp->arena, Token);
+    Token *copy = new_pp_token(pp);
     *copy = *t;
+    copy->has_hideset = true;
+    set_hideset(copy, hideset_of(t));
     copy->at_bol = false;
     copy->next = NULL;
     return copy;
@@ -175,7 +204,7 @@ static Token *copy_token(Preprocessor *pp, const Token *t)
 
 static Token *new_eof(Preprocessor *pp, SrcLoc loc)
 {
-    Token *t = ARENA_NEW(pp->arena, Token);
+    Token *t = new_pp_token(pp);
     t->kind = TK_EOF;
     t->text = "";
     t->loc = loc;
@@ -184,7 +213,7 @@ static Token *new_eof(Preprocessor *pp, SrcLoc loc)
 
 static Token *new_token(Preprocessor *pp, TokenKind kind, const char *text, SrcLoc loc)
 {
-    Token *t = ARENA_NEW(pp->arena, Token);
+    Token *t = new_pp_token(pp);
     t->kind = kind;
     t->text = text;
     t->len = (unsigned)strlen(text);
@@ -564,9 +593,19 @@ static Token *paste(Preprocessor *pp, const Token *lhs, const Token *rhs, SrcLoc
     t->loc = site;
     t->has_space = lhs->has_space;
     t->at_bol = false;
-    t->hideset = lhs->hideset;
+    /* no hideset of its own: the caller copies it over lhs (see
+     * assign_pasted), which keeps lhs's */
     t->next = NULL;
     return t;
+}
+
+/* Overwrites our own copy `lhs` with the token pasting made of it and
+ * what follows; lhs keeps its hideset, which is the pasted token's. */
+static void assign_pasted(Token *lhs, const Token *pasted)
+{
+    bool had_hideset = lhs->has_hideset;
+    *lhs = *pasted;
+    lhs->has_hideset = had_hideset;
 }
 
 typedef struct Subst {
@@ -687,7 +726,7 @@ static void subst_range(Subst *s, int from, int to)
                 } else {
                     Token *pasted = paste(s->pp, s->cur, rhs, s->site->loc);
                     if (pasted) {
-                        *s->cur = *pasted; /* s->cur is our own copy */
+                        assign_pasted(s->cur, pasted);
                         rhs = rhs->next;
                     }
                     subst_append_list(s, rhs, pasted ? rhs->has_space : true);
@@ -811,13 +850,13 @@ static MacroArg *collect_args(Preprocessor *pp, Macro *m, Token *site, Token **r
 static bool expand_macro(Preprocessor *pp, Token *tok)
 {
     Name *name = find_name(pp, tok->text, tok->len);
-    if (!name || !name->macro || hideset_contains(tok->hideset, name))
+    if (!name || !name->macro || hideset_contains(hideset_of(tok), name))
         return false;
     Macro *m = name->macro;
     if (m->handler) {
         Token *t = m->handler(pp, tok);
         t->has_space = tok->has_space;
-        t->hideset = hideset_add(pp, tok->hideset, name);
+        set_hideset(t, hideset_add(pp, hideset_of(tok), name));
         t->next = pp->tok;
         pp->tok = t;
         return true;
@@ -833,14 +872,14 @@ static bool expand_macro(Preprocessor *pp, Token *tok)
         s.args = collect_args(pp, m, tok, &rparen);
         if (!s.args)
             return true;
-        hs = hideset_add(pp, hideset_intersection(pp, tok->hideset, rparen->hideset), name);
+        hs = hideset_add(pp, hideset_intersection(pp, hideset_of(tok), hideset_of(rparen)), name);
     } else {
-        hs = hideset_add(pp, tok->hideset, name);
+        hs = hideset_add(pp, hideset_of(tok), name);
     }
     subst_range(&s, 0, m->body_len);
 
     for (Token *t = s.head.next; t; t = t->next)
-        t->hideset = t->hideset ? hideset_union(pp, t->hideset, hs) : hs;
+        set_hideset(t, hideset_of(t) ? hideset_union(pp, hideset_of(t), hs) : hs);
     if (s.head.next)
         s.head.next->has_space = tok->has_space;
     s.cur->next = pp->tok;
@@ -1093,6 +1132,8 @@ static void read_define(Preprocessor *pp, Token *directive)
     m->body = ARENA_NEW_ARRAY(pp->arena, Token, m->body_len ? m->body_len : 1);
     for (int i = 0; i < m->body_len; i++, pp->tok = pp->tok->next) {
         m->body[i] = *pp->tok;
+        m->body[i].has_hideset = false; /* an array of bare Tokens; copy_token
+                                           gives each use its hideset */
         m->body[i].at_bol = false;
         m->body[i].next = NULL;
     }

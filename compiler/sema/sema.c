@@ -119,10 +119,12 @@ const char *sema_suggest_name(Sema *s, const char *word)
 }
 
 /* Whether syntax-error recovery dropped a declaration of `name`
- * (ND_TRANSLATION_UNIT.args, parse.y): its uses are not reported again. */
+ * (ND_TRANSLATION_UNIT.dropped_names, parse.y): its uses are not reported
+ * again. */
 bool sema_name_was_dropped(Sema *s, const char *name)
 {
-    for (const Node *n = s->tu->root ? s->tu->root->args.head : NULL; n; n = n->next)
+    const NodeList *dropped = s->tu->root ? s->tu->root->dropped_names : NULL;
+    for (const Node *n = dropped ? dropped->head : NULL; n; n = n->next)
         if (strcmp(n->name, name) == 0)
             return true;
     return false;

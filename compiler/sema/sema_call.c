@@ -326,15 +326,15 @@ static Type *group_ctor(Sema *s, Args *A, Builtin bi)
         }
         return type_group(s, GROUP_TANGLE_GROUP, NULL, 0);
     default: { /* BI_GET_FIXED_SIZE_GROUP */
-        if (n->template_args.count != 1) {
+        if (!n->template_args || n->template_args->count != 1) {
             diag_error(s->diag, n->loc, "'get_fixed_size_group' requires a size: get_fixed_size_group<N>(parent)");
             return s->t_err;
         }
-        int64_t size = sema_group_size(s, n->template_args.head);
+        int64_t size = sema_group_size(s, n->template_args->head);
         if (!need_sub_group_parent(s, A))
             return s->t_err;
         sema_mark_sub_groups(s);
-        return type_group(s, GROUP_FIXED_SIZE_GROUP, n->template_args.head, size);
+        return type_group(s, GROUP_FIXED_SIZE_GROUP, n->template_args->head, size);
     }
     }
 }

@@ -511,15 +511,22 @@ static bool has_goto(const Node *n)
 {
     if (!n)
         return false;
-    if (n->kind == ND_GOTO)
+    switch (n->kind) {
+    case ND_GOTO:
         return true;
-    if (n->kind == ND_BLOCK) {
+    case ND_BLOCK:
         for (const Node *i = n->items.head; i; i = i->next)
             if (has_goto(i))
                 return true;
         return false;
+    case ND_IF:
+        return has_goto(n->then) || has_goto(n->els);
+    case ND_SWITCH: case ND_CASE: case ND_DEFAULT: case ND_WHILE: case ND_DO: case ND_FOR:
+    case ND_LABEL: case ND_FUNC_DEF:
+        return has_goto(n->body);
+    default: /* expressions and declarations hold no statements */
+        return false;
     }
-    return has_goto(n->then) || has_goto(n->els) || has_goto(n->body);
 }
 
 void sema_uniformity(Sema *s, Symbol *fn)

@@ -102,11 +102,18 @@ static Node *find_decl(Node *n, const char *name)
         return NULL;
     if (n->kind == ND_INIT_DECLARATOR && n->sym && strcmp(n->sym->name, name) == 0)
         return n;
+    /* The payload is a per-kind union (syntax.h): read only this kind's. */
     Node *found;
-    for (Node *i = n->items.head; i; i = i->next)
+    bool has_items = n->kind == ND_TRANSLATION_UNIT || n->kind == ND_BLOCK || n->kind == ND_DECL;
+    for (Node *i = has_items ? n->items.head : NULL; i; i = i->next)
         if ((found = find_decl(i, name)))
             return found;
-    Node *kids[] = {n->body, n->then, n->els, n->init && n->kind == ND_FOR ? n->init : NULL};
+    bool has_body = n->kind == ND_FUNC_DEF || n->kind == ND_SWITCH || n->kind == ND_CASE ||
+                    n->kind == ND_DEFAULT || n->kind == ND_WHILE || n->kind == ND_DO ||
+                    n->kind == ND_FOR || n->kind == ND_LABEL;
+    bool is_if = n->kind == ND_IF;
+    Node *kids[] = {has_body ? n->body : NULL, is_if ? n->then : NULL, is_if ? n->els : NULL,
+                    n->kind == ND_FOR ? n->init : NULL};
     for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++)
         if ((found = find_decl(kids[k], name)))
             return found;
