@@ -11,7 +11,8 @@ NAME.err — error test.  sgcc runs from inside tests/DIR with --color=never
   (NAME.flags adds words) and must
   - exit with status 1 (errors in the input),
   - write stderr equal to NAME.err exactly (file:line:col, message, line,
-    caret), holding at least one located `file:line:col: error:`,
+    caret), holding at least one located `file:line:col: error:` (or
+    `fatal error:`),
   - create no file (asked for -o, --header and -MD) and no temporary,
   - leave outputs that already exist byte-identical.
 
@@ -52,7 +53,7 @@ import tempfile
 
 CASE_DIRS = ("golden", "errors")
 MARKER = b"@sgc-library"
-LOCATED_ERROR = re.compile(rb"^[^ \n]+:[0-9]+:[0-9]+: error: ", re.M)
+LOCATED_ERROR = re.compile(rb"^[^ \n]+:[0-9]+:[0-9]+: (fatal )?error: ", re.M)
 
 
 def list_cases(root):

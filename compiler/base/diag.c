@@ -378,6 +378,10 @@ void diag_print(Diag *d, const DiagRecord *r)
 
 static bool count_and_filter(Diag *d, DiagLevel *level, DiagWarning warning)
 {
+    if (d->stopped)
+        return false; /* after a fatal error: nothing more (no cascade) */
+    if (*level == DIAG_FATAL)
+        d->stopped = true;
     if (*level == DIAG_WARNING) {
         if (d->suppress_warnings || (warning != WARN_NONE && !d->warning_enabled[warning]))
             return false;
@@ -473,6 +477,7 @@ void diag_warning(Diag *d, DiagWarning warning, SrcLoc loc, const char *fmt, ...
         va_end(ap);                                                 \
     }
 DEFINE_DIAG_FN(diag_error, DIAG_ERROR)
+DEFINE_DIAG_FN(diag_fatal, DIAG_FATAL)
 DEFINE_DIAG_FN(diag_note, DIAG_NOTE)
 
 void diag_finish(Diag *d)

@@ -131,6 +131,7 @@ typedef struct Diag {
     signed char warning_error[WARN_COUNT]; /* 1: -Werror=name, -1: -Wno-error=name, 0: -Werror decides */
     unsigned error_count, warning_count;
     unsigned max_errors;     /* stop reporting after this many (0 = no limit) */
+    bool stopped;            /* a fatal error was reported: later ones are dropped */
     bool json_started;       /* JSON: an array has been opened */
     /* Optional capture hook used by unit tests instead of printing. */
     void (*capture)(void *ctx, DiagLevel level, SrcLoc loc, const char *message);
@@ -150,6 +151,10 @@ void diag_set_colors(Diag *d, const char *spec);
 void diag_finish(Diag *d);
 
 void diag_error(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An error after which the unit cannot be read on (a resource limit): it
+ * counts as an error, and every diagnostic after it is dropped, since what
+ * follows would only be its consequences. */
+void diag_fatal(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Diag *d, DiagWarning warning, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_note(Diag *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

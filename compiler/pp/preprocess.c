@@ -40,6 +40,13 @@
 
 enum { MAX_INCLUDE_DEPTH = 200, PARAM_NONE = -1, PARAM_VA_OPT = -2 };
 
+/* Macro expansion can grow exponentially (each level of `#define D1(x)
+ * D0(x) D0(x)` doubles), so a few hundred bytes could ask for billions of
+ * tokens.  Past this many copies (about 300 MB with their hidesets; the
+ * samples make a few thousand at most) the unit stops with a fatal error
+ * at the expansion that crossed it. */
+#define MAX_EXPANDED_TOKENS ((size_t)4 * 1024 * 1024)
+
 #define DIRECTIVES(X)                                                        \
     X(include) X(define) X(undef) X(if) X(ifdef) X(ifndef) X(elif)           \
     X(elifdef) X(elifndef) X(else) X(endif) X(line) X(error) X(warning)      \
@@ -143,6 +150,8 @@ struct Preprocessor {
     int dep_count, dep_capacity;
     PPOptions options;     /* -I directories (the -D/-U ones are read at start) */
     unsigned counter;      /* __COUNTER__ */
+    size_t copied_tokens;  /* made by macro expansion so far (MAX_EXPANDED_TOKENS) */
+    Token *stop;           /* after a fatal error: the EOF pp_next returns */
     bool in_if;            /* expanding an #if line: `defined X` is left alone */
     bool finished;         /* end of the main file reached and checked */
 };
@@ -193,6 +202,7 @@ static Token *new_pp_token(Preprocessor *pp)
 
 static Token *copy_token(Preprocessor *pp, const Token *t)
 {
+    pp->copied_tokens++;
     Token *copy = new_pp_token(pp);
     *copy = *t;
     copy->has_hideset = true;
@@ -877,6 +887,13 @@ static bool expand_macro(Preprocessor *pp, Token *tok)
         hs = hideset_add(pp, hideset_of(tok), name);
     }
     subst_range(&s, 0, m->body_len);
+    if (pp->copied_tokens > MAX_EXPANDED_TOKENS) {
+        diag_fatal(pp->diag, tok->loc,
+                   "expanding macro '%.*s' makes more than %zu tokens (does its expansion double at each level?)",
+                   (int)tok->len, tok->text, MAX_EXPANDED_TOKENS);
+        pp->stop = new_eof(pp, tok->loc);
+        return true;
+    }
 
     for (Token *t = s.head.next; t; t = t->next)
         set_hideset(t, hideset_of(t) ? hideset_union(pp, hideset_of(t), hs) : hs);
@@ -1994,7 +2011,11 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
 
 Token *pp_next(Preprocessor *pp)
 {
+    if (pp->stop)
+        return pp->stop;
     for (;;) {
+        if (pp->stop)
+            return pp->stop;
         Token *tok = pp->tok;
         if (tok->kind == TK_EOF) {
             if (pop_frame(pp))

@@ -80,7 +80,7 @@ def run(name, args, cwd, want_status, want_count=None):
         check("%s: %d diagnostics" % (name, want_count), len(doc) == want_count, doc)
     else:
         check("%s: at least one error" % name,
-              any(d.get("severity") == "error" for d in doc), doc)
+              any(d.get("severity") in ("error", "fatal error") for d in doc), doc)
     text = text_diagnostics(t.stderr)
     check("%s: JSON says what the text says" % name, doc == text,
           "json: %s\ntext: %s" % (doc, text))
