@@ -1029,6 +1029,39 @@ static bool is_truth_valued(const Node *n)
     }
 }
 
+/* Notes which 64-bit integer kinds the printed arithmetic of `n` mixes. */
+static void note_int64_kinds(const EmitCtx *ctx, const Node *n, bool *size_t_seen, bool *long_seen)
+{
+    n = printed_node(ctx, n);
+    if (!n)
+        return;
+    switch (n->kind) {
+    case ND_BINARY:
+        if (is_truth_valued(n))
+            return;
+        note_int64_kinds(ctx, n->lhs, size_t_seen, long_seen);
+        if (n->op != OP_SHL && n->op != OP_SHR) /* a shift has its left operand's type */
+            note_int64_kinds(ctx, n->rhs, size_t_seen, long_seen);
+        return;
+    case ND_UNARY:
+        if (!is_truth_valued(n))
+            note_int64_kinds(ctx, n->lhs, size_t_seen, long_seen);
+        return;
+    case ND_COND:
+        note_int64_kinds(ctx, n->then, size_t_seen, long_seen);
+        note_int64_kinds(ctx, n->els, size_t_seen, long_seen);
+        return;
+    case ND_COMMA:
+        note_int64_kinds(ctx, n->rhs, size_t_seen, long_seen);
+        return;
+    default:
+        break;
+    }
+    TypeKind k = kind_of(emit_canonical(n->ty));
+    *size_t_seen |= k == TY_SIZE_T;
+    *long_seen |= k == TY_LONG || k == TY_ULONG;
+}
+
 bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
 {
     if (!ctx->hooks->is_cxx)
@@ -1041,6 +1074,16 @@ bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
     case ND_BINARY: case ND_UNARY:
         if (is_truth_valued(n))
             return true;
+        /* C++ spells SGC's size_t `size_t` (unsigned long) but long and
+         * ulong `long long` and `unsigned long long`: arithmetic mixing
+         * them has a C++ type of another rank than sema's (size_t | long
+         * is size_t in SGC, unsigned long long in C++). */
+        {
+            bool size_t_seen = false, long_seen = false;
+            note_int64_kinds(ctx, n, &size_t_seen, &long_seen);
+            if (size_t_seen && long_seen)
+                return true;
+        }
         break;
     case ND_IDENT:
         if (n->sym && n->sym->kind == SYM_ENUM_CONST)
@@ -1413,39 +1456,74 @@ const Node *emit_call_arg(const Node *call, int n)
     return a;
 }
 
-/* Whether the expression printed for `n` has an enum type. */
-static bool is_enum_valued(const EmitCtx *ctx, const Node *n)
+/* Whether the device compiler may give the expression printed for `n` a
+ * type other than sema's because an enum takes part in its arithmetic:
+ * sema takes an enum as int, a C compiler as the enum's compatible type
+ * (unsigned int when no enumerator is negative), so `x & e` is int for
+ * sema and unsigned int for OpenCL C.  Comparisons and logical operators
+ * are int either way; a shift has its left operand's type. */
+static bool enum_in_arithmetic(const EmitCtx *ctx, const Node *n)
 {
     n = printed_node(ctx, n);
-    return n && kind_of(emit_canonical(n->ty)) == TY_ENUM;
+    if (!n)
+        return false;
+    if (kind_of(emit_canonical(n->ty)) == TY_ENUM)
+        return true;
+    switch (n->kind) {
+    case ND_BINARY:
+        switch (n->op) {
+        case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE:
+        case OP_LOGAND: case OP_LOGOR:
+            return false;
+        case OP_SHL: case OP_SHR:
+            return enum_in_arithmetic(ctx, n->lhs);
+        default:
+            return enum_in_arithmetic(ctx, n->lhs) || enum_in_arithmetic(ctx, n->rhs);
+        }
+    case ND_UNARY:
+        return (n->op == OP_PLUS || n->op == OP_NEG || n->op == OP_BITNOT) &&
+               enum_in_arithmetic(ctx, n->lhs);
+    case ND_COND:
+        return enum_in_arithmetic(ctx, n->then) || enum_in_arithmetic(ctx, n->els);
+    case ND_COMMA:
+        return enum_in_arithmetic(ctx, n->rhs);
+    default:
+        return false;
+    }
 }
 
-void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
+void emit_call_arg_value(EmitCtx *ctx, const Node *a, bool strict)
 {
     /* Arguments are not elements of a brace list around the call: their
      * conversions follow the call's rules, not C++'s narrowing ones (a
      * constant argument of an overloaded built-in keeps its cast there). */
     bool in_init_list = ctx->in_init_list;
     ctx->in_init_list = false;
+    bool shown = a->kind == ND_CAST && a->is_implicit &&
+                 implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
+    if (strict && !shown && !ctx->hooks->is_cxx && enum_in_arithmetic(ctx, a)) {
+        /* The overload the device compiler picks must be sema's: with an
+         * enum inside, its type may differ (max(e, x), max(x & e, y) are
+         * ambiguous), so the argument gets sema's type written out.
+         * C++ targets: emit_expr_c_typed. */
+        static const Type int_type = {.kind = TY_INT, .size = 4, .align = 4};
+        print_cast_to(ctx, kind_of(emit_canonical(a->ty)) == TY_ENUM ? &int_type : a->ty, a);
+    } else if (strict && !shown) {
+        emit_expr_c_typed(ctx, a, PREC_ASSIGN); /* overloads see C's types */
+    } else {
+        print_converted(ctx, a, PREC_ASSIGN, strict);
+    }
+    ctx->in_init_list = in_init_list;
+}
+
+void emit_call_args(EmitCtx *ctx, const Node *call, bool strict)
+{
     out_str(ctx, "(");
     for (const Node *a = call->args.head; a; a = a->next) {
         out_str(ctx, a == call->args.head ? "" : ", ");
-        bool shown = a->kind == ND_CAST && a->is_implicit &&
-                     implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
-        if (strict && !shown && !ctx->hooks->is_cxx && is_enum_valued(ctx, a)) {
-            /* Sema takes an enum argument as int (enums have int underneath);
-             * the device compiler would see the enum's compatible type, which
-             * makes max(e, x) ambiguous.  C++ targets: emit_expr_c_typed. */
-            out_str(ctx, "(int)");
-            print_converted(ctx, a, PREC_UNARY, strict);
-        } else if (strict && !shown) {
-            emit_expr_c_typed(ctx, a, PREC_ASSIGN); /* overloads see C's types */
-        } else {
-            print_converted(ctx, a, PREC_ASSIGN, strict);
-        }
+        emit_call_arg_value(ctx, a, strict);
     }
     out_str(ctx, ")");
-    ctx->in_init_list = in_init_list;
 }
 
 static void print_call(EmitCtx *ctx, const Node *n)

@@ -231,6 +231,9 @@ void emit_expr_prec(EmitCtx *ctx, const Node *node, EmitPrec prec);
 /* `callee(arg, arg...)` with the arguments printed by emit_expr; arguments
  * that are implicit conversions are printed as casts when `strict`. */
 void emit_call_args(EmitCtx *ctx, const Node *call, bool strict);
+/* One argument of a call: with `strict` (an overloaded built-in) its
+ * conversions are written so the device compiler picks sema's overload. */
+void emit_call_arg_value(EmitCtx *ctx, const Node *arg, bool strict);
 /* A declaration of `name` (NULL: abstract) with type `ty`, cdecl style.
  * `name` is a user identifier (renamed as emit_name does); sgcc's own
  * names (`sgc_...`) go through emit_type_internal, printed as given. */

@@ -302,11 +302,11 @@ static void print_clamp(EmitCtx *ctx, const Node *call, bool is_float, bool is_d
     const char *lo = is_float ? "fmaxf" : is_double ? "fmax" : "max";
     const char *hi = is_float ? "fminf" : is_double ? "fmin" : "min";
     emit_out(ctx, "%s(%s(", hi, lo);
-    emit_expr(ctx, emit_call_arg(call, 0));
+    emit_call_arg_value(ctx, emit_call_arg(call, 0), true);
     emit_out(ctx, ", ");
-    emit_expr(ctx, emit_call_arg(call, 1));
+    emit_call_arg_value(ctx, emit_call_arg(call, 1), true);
     emit_out(ctx, "), ");
-    emit_expr(ctx, emit_call_arg(call, 2));
+    emit_call_arg_value(ctx, emit_call_arg(call, 2), true);
     emit_out(ctx, ")");
 }
 
