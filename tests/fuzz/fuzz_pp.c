@@ -31,30 +31,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *sink;
 
-/* One preprocessor run over `text`: its -E output, and whether it erred. */
-typedef struct PassResult {
-    EmitBuffer printed;
-    bool had_errors;
-} PassResult;
-
-static void preprocess_text(const char *text, size_t size, const PPOptions *options,
-                            PassResult *result)
-{
+/* One preprocessor over an in-memory main file "fuzz.sgc". */
+typedef struct PPRun {
     SourceManager sources;
     Diag diag;
     Arena arena;
-    srcmgr_init(&sources);
-    diag_init(&diag, &sources, sink);
-    arena_init(&arena);
-    uint32_t main_file = srcmgr_add(&sources, "fuzz.sgc", text, size);
-    Preprocessor *pp = pp_new(&arena, &diag, main_file, options);
-    emit_buffer_init(&result->printed);
-    pp_print(pp, &sources, main_file, &result->printed);
-    result->had_errors = diag_has_errors(&diag);
-    diag_finish(&diag);
-    pp_free(pp);
-    arena_free(&arena);
-    srcmgr_free(&sources);
+    uint32_t main_file;
+    Preprocessor *pp;
+} PPRun;
+
+static void run_open(PPRun *r, const char *text, size_t size, const PPOptions *options)
+{
+    srcmgr_init(&r->sources);
+    diag_init(&r->diag, &r->sources, sink);
+    arena_init(&r->arena);
+    r->main_file = srcmgr_add(&r->sources, "fuzz.sgc", text, size);
+    r->pp = pp_new(&r->arena, &r->diag, r->main_file, options);
+}
+
+/* Frees the run; returns false when it reported errors. */
+static bool run_close(PPRun *r)
+{
+    bool ok = !diag_has_errors(&r->diag);
+    diag_finish(&r->diag);
+    pp_free(r->pp);
+    arena_free(&r->arena);
+    srcmgr_free(&r->sources);
+    return ok;
+}
+
+/* `text` as `sgcc -E` prints it, in `printed`; false when it erred. */
+static bool preprocess_text(const char *text, size_t size, const PPOptions *options,
+                            EmitBuffer *printed)
+{
+    PPRun r;
+    run_open(&r, text, size, options);
+    emit_buffer_init(printed);
+    pp_print(r.pp, &r.sources, r.main_file, printed);
+    return run_close(&r);
 }
 
 /* The spellings of the tokens of `text` after preprocessing, each followed
@@ -63,27 +77,16 @@ static void preprocess_text(const char *text, size_t size, const PPOptions *opti
 static bool token_spellings(const char *text, size_t size, const PPOptions *options,
                             EmitBuffer *out, bool *stray_hash)
 {
-    SourceManager sources;
-    Diag diag;
-    Arena arena;
-    srcmgr_init(&sources);
-    diag_init(&diag, &sources, sink);
-    arena_init(&arena);
-    uint32_t main_file = srcmgr_add(&sources, "fuzz.sgc", text, size);
-    Preprocessor *pp = pp_new(&arena, &diag, main_file, options);
+    PPRun r;
+    run_open(&r, text, size, options);
     *stray_hash = false;
-    for (Token *t = pp_next(pp); t->kind != TK_EOF; t = pp_next(pp)) {
+    for (Token *t = pp_next(r.pp); t->kind != TK_EOF; t = pp_next(r.pp)) {
         if (t->kind == TK_PUNCT && (tok_is(t, "#") || tok_is(t, "%:")))
             *stray_hash = true;
         emit_write(out, t->text, t->len);
         emit_write(out, "\n", 1);
     }
-    bool ok = !diag_has_errors(&diag);
-    diag_finish(&diag);
-    pp_free(pp);
-    arena_free(&arena);
-    srcmgr_free(&sources);
-    return ok;
+    return run_close(&r);
 }
 
 /* With FUZZ_PP_DUMP=PREFIX set, a failed round trip leaves the -E text and
@@ -118,9 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool first_undef[] = {false, true};
     PPOptions first = {.defines = first_defines, .define_is_undef = first_undef,
                        .define_count = 2};
-    PassResult pass;
-    preprocess_text((const char *)data, size, &first, &pass);
-    if (!pass.had_errors) {
+    EmitBuffer printed;
+    if (preprocess_text((const char *)data, size, &first, &printed)) {
         /* The predefined object-like macros (preprocess.h), off for the
          * second pass; the built-ins (__FILE__, __LINE__, __COUNTER__)
          * cannot be #undef'ed, so the first pass expanded them all. */
@@ -139,17 +141,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * printer puts first on a line reads back as a directive, as with
          * GCC's -E; such text has no round trip to check. */
         if (first_ok && !stray_hash) {
-            bool second_ok = token_spellings(pass.printed.data ? pass.printed.data : "",
-                                             pass.printed.len, &second, &reread,
-                                             &reread_stray_hash);
+            bool second_ok = token_spellings(printed.data ? printed.data : "", printed.len,
+                                             &second, &reread, &reread_stray_hash);
             if (!second_ok || !same_buffer(&expanded, &reread)) {
-                dump_round_trip(&pass.printed, &expanded, &reread);
+                dump_round_trip(&printed, &expanded, &reread);
                 abort();
             }
         }
         emit_buffer_free(&expanded);
         emit_buffer_free(&reread);
     }
-    emit_buffer_free(&pass.printed);
+    emit_buffer_free(&printed);
     return 0;
 }
