@@ -98,6 +98,11 @@ AVOID_ENUM_BUILTIN_ARGS = False
 # (tests/diff/cases/KNOWN_FAILURES pocl_do_while_barrier): in wg-flavour
 # modules (the ones PoCL runs) such loops are written as while loops
 AVOID_POCL_DIVERGENT_DO_WHILE = True
+# sgcc's CUDA output of clamp(x, lo, hi) is min(max(x, lo), hi) without x's
+# conversion: a size_t x (unsigned long there) with ulong bounds (unsigned
+# long long) is an ambiguous max for nvcc (tests/diff/cases/
+# cuda_clamp_size_t): a 64-bit unsigned first argument is cast to its type
+AVOID_CUDA_CLAMP_SIZE_T = True
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
@@ -1477,7 +1482,9 @@ class Gen:
             t = promote(a.typ)
             lo = r.randint(0, 50)
             hi = lo + r.randint(0, 1000)
-            return E(t, "clamp({0}, (%s)%d, (%s)%d)" % (t, lo, t, hi), [a], a.u)
+            fmt = "clamp({0}, (%s)%d, (%s)%d)" if not (AVOID_CUDA_CLAMP_SIZE_T and t == "ulong") \
+                else "clamp((ulong)({0}), (%s)%d, (%s)%d)"
+            return E(t, fmt % (t, lo, t, hi), [a], a.u)
         b = self.expr(env, depth - 1)
         return E(uac(a.typ, b.typ), "%s({0}, {1})" % k, [a, b], max(a.u, b.u))
 
@@ -2417,12 +2424,12 @@ def main():
     a = ap.parse_args()
     global GPU_SUB_GROUP_SIZES, AVOID_CHAINED_COMPARISONS, AVOID_INTEL_JOINT_ONE_ELEMENT
     global AVOID_INTEL_UINT_SHIFT_SELECT, AVOID_OPENCL_ABS_UNSIGNED, AVOID_OPENCL_INIT_LIST_BUILTINS
-    global AVOID_ENUM_BUILTIN_ARGS, AVOID_POCL_DIVERGENT_DO_WHILE
+    global AVOID_ENUM_BUILTIN_ARGS, AVOID_POCL_DIVERGENT_DO_WHILE, AVOID_CUDA_CLAMP_SIZE_T
     GPU_SUB_GROUP_SIZES = a.gpu
     if a.no_workarounds:
         AVOID_CHAINED_COMPARISONS = AVOID_INTEL_JOINT_ONE_ELEMENT = AVOID_INTEL_UINT_SHIFT_SELECT = False
         AVOID_OPENCL_ABS_UNSIGNED = AVOID_OPENCL_INIT_LIST_BUILTINS = AVOID_ENUM_BUILTIN_ARGS = False
-        AVOID_POCL_DIVERGENT_DO_WHILE = False
+        AVOID_POCL_DIVERGENT_DO_WHILE = AVOID_CUDA_CLAMP_SIZE_T = False
     gen = generate(a.seed, a.flavour, a.kernels)
     drop = frozenset(int(x) for x in a.drop.split(",") if x)
     only = set(a.only_kernel.split(",")) if a.only_kernel else None
