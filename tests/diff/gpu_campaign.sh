@@ -107,7 +107,7 @@ one_module() {
         fi
         t4=$(date +%s%N)
         if [ "$have_pocl" = 1 ] && [ "$flavour" = wg ] && [ $((index % POCL_EVERY)) = 0 ]; then
-            left=$((deadline + 60 - $(date +%s)))
+            left=$((deadline + 30 - $(date +%s)))
             if [ "$left" -gt 5 ]; then
                 mkdir -p "$w.pocl"
                 POCL_MAX_PTHREAD_COUNT=2 POCL_CPU_MAX_CU_COUNT=2 timeout "$left" nice -n 5 "$work/diffrun" -p Portable "$base.manifest" "$base.cl" "$w.pocl" \
@@ -142,9 +142,9 @@ one_module() {
     rm -rf "$w".*
     return 0
 }
-# a run's time limit: LIMIT seconds, and never past the deadline by more than a minute
+# a run's time limit: LIMIT seconds, and never past the deadline by more than 30 s
 run_limit() {
-    left=$((deadline + 60 - $(date +%s)))
+    left=$((deadline + 30 - $(date +%s)))
     [ "$left" -lt 5 ] && left=5
     [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }

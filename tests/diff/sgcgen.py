@@ -1543,7 +1543,7 @@ class Gen:
     def st_sbar(self, env, ctx, kernel, out):
         """A split barrier through its phases: initialize, arrive / wait with
         independent work between, test_wait after the wait, arrive_and_wait,
-        a token of an older phase (does not block), async_work_group_copy
+        a token of the previous phase (does not block), async_work_group_copy
         tracked by arrive_copy_async; invalidate at the end.  The oracle's
         model: each completed phase is a work-group barrier."""
         r = self.r
@@ -1583,7 +1583,13 @@ class Gen:
                 "%s = mix(%s, (ulong)%s.test_wait(%s));" % (cs, cs, b, tk),
                 "%s.arrive_and_wait();" % b]
         if r.random() < 0.5:
-            sgc += ["%s.wait(%s);   /* a token of an older phase: does not block */" % (b, tk),
+            # SPEC: a token of the *previous* phase does not block; one of
+            # two phases back is not covered (on the GPU's mbarrier it has
+            # the current phase's parity and waits for ever), so the
+            # first round ends with an arrive + wait whose token is then
+            # the previous phase's
+            sgc[-1] = "arrival_token %sb = %s.arrive(); %s.wait(%sb);" % (tk, b, b, tk)
+            sgc += ["%s.wait(%sb);   /* a token of the previous phase: does not block */" % (b, tk),
                     "%s[lid] = (%s)(%s ^ 1);" % (arr, t, v.name),
                     "%s.arrive_and_wait();" % b,
                     "%s = mix(%s, (ulong)%s[%s]);" % (cs, cs, arr, idx),
