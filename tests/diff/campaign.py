@@ -313,7 +313,7 @@ def main():
         sgcgen.AVOID_CHAINED_COMPARISONS = sgcgen.AVOID_INTEL_JOINT_ONE_ELEMENT = False
         sgcgen.AVOID_INTEL_UINT_SHIFT_SELECT = False
         sgcgen.AVOID_OPENCL_ABS_UNSIGNED = sgcgen.AVOID_OPENCL_INIT_LIST_BUILTINS = False
-        sgcgen.AVOID_ENUM_BUILTIN_ARGS = sgcgen.AVOID_POCL_DIVERGENT_DO_WHILE = sgcgen.AVOID_CUDA_CLAMP_SIZE_T = False
+        sgcgen.AVOID_ENUM_BUILTIN_ARGS = sgcgen.AVOID_POCL_DIVERGENT_DO_WHILE = sgcgen.AVOID_CUDA_SIZE_T_MINMAX = sgcgen.AVOID_POCL_TWO_COPIES = False
     c = Campaign(a)
     start = time.time()
     seed, index = a.seed, 0
