@@ -65,30 +65,30 @@ one_module() {
     name=$(basename "$base") res=$work/res/$(basename "$base") w=$work/$name
     nk=$(grep -c '^kernel' "$base.manifest")
     t1=$(date +%s%N)
-    cc -O0 -w -I"$here" "${base}_ref.c" "$here/ref_main.c" -o "$w.ref" -lm >"$w.refbuild" 2>&1 &
+    timeout "$(run_limit 300)" cc -O0 -w -I"$here" "${base}_ref.c" "$here/ref_main.c" -o "$w.ref" -lm >"$w.refbuild" 2>&1 &
     # shellcheck disable=SC2046
-    nvcc -cubin -w -arch="$arch" $(sed -n 's/^options //p' "$base.manifest") -o "$w.cubin" "$base.cu" \
+    timeout "$(run_limit 300)" nvcc -cubin -w -arch="$arch" $(sed -n 's/^options //p' "$base.manifest") -o "$w.cubin" "$base.cu" \
         >"$w.nvcc" 2>&1
     nvcc_rc=$?
     wait
     t2=$(date +%s%N) t3=0 t4=0 t5=0
-    : >"$res.tmp"
+    : >"$w.restmp"
     bad=0
     if [ ! -x "$w.ref" ]; then
-        echo "oracle build-fail $nk" >>"$res.tmp"; bad=1
+        echo "oracle build-fail $nk" >>"$w.restmp"; bad=1
     else
         if [ "$nvcc_rc" != 0 ]; then
-            echo "cuda build-fail $nk" >>"$res.tmp"; bad=1
+            echo "cuda build-fail $nk" >>"$w.restmp"; bad=1
         else
             mkdir -p "$w.cuda"
             timeout "$(run_limit 120)" "$work/cudarun" "$base.manifest" "$w.cubin" "$w.cuda" >"$w.cuda.log" 2>&1
             rc=$?
             if [ "$rc" = 124 ] && [ "$(date +%s)" -ge "$deadline" ]; then
-                echo "cuda late $nk" >>"$res.tmp"
+                echo "cuda late $nk" >>"$w.restmp"
             elif [ "$rc" = 0 ] && "$w.ref" "$w.cuda" >>"$w.cuda.log" 2>&1; then
-                echo "cuda ok $nk" >>"$res.tmp"
+                echo "cuda ok $nk" >>"$w.restmp"
             else
-                echo "cuda MISMATCH $nk" >>"$res.tmp"; bad=1
+                echo "cuda MISMATCH $nk" >>"$w.restmp"; bad=1
             fi
         fi
         t3=$(date +%s%N)
@@ -98,11 +98,11 @@ one_module() {
                 "$base.manifest" "$base.cl" "$w.ocl" >"$w.ocl.log" 2>&1
             rc=$?
             if [ "$rc" = 124 ] && [ "$(date +%s)" -ge "$deadline" ]; then
-                echo "nvidia-opencl late $nk" >>"$res.tmp"
+                echo "nvidia-opencl late $nk" >>"$w.restmp"
             elif [ "$rc" = 0 ] && "$w.ref" "$w.ocl" >>"$w.ocl.log" 2>&1; then
-                echo "nvidia-opencl ok $nk" >>"$res.tmp"
+                echo "nvidia-opencl ok $nk" >>"$w.restmp"
             else
-                echo "nvidia-opencl MISMATCH $nk" >>"$res.tmp"; bad=1
+                echo "nvidia-opencl MISMATCH $nk" >>"$w.restmp"; bad=1
             fi
         fi
         t4=$(date +%s%N)
@@ -114,11 +114,11 @@ one_module() {
                     >"$w.pocl.log" 2>&1
                 rc=$?
                 if [ "$rc" = 124 ]; then
-                    echo "pocl5 late $nk" >>"$res.tmp"
+                    echo "pocl5 late $nk" >>"$w.restmp"
                 elif [ "$rc" = 0 ] && "$w.ref" "$w.pocl" >>"$w.pocl.log" 2>&1; then
-                    echo "pocl5 ok $nk" >>"$res.tmp"
+                    echo "pocl5 ok $nk" >>"$w.restmp"
                 else
-                    echo "pocl5 MISMATCH $nk" >>"$res.tmp"; bad=1
+                    echo "pocl5 MISMATCH $nk" >>"$w.restmp"; bad=1
                 fi
             fi
             t5=$(date +%s%N)
@@ -129,7 +129,7 @@ one_module() {
         cp "$base".sgc "$base"_ref.c "$base".manifest "$base".sgccopts "$base".cl "$base".cu \
             "$w".*.log "$w".nvcc "$w".refbuild "$work/fail/$name/" 2>/dev/null
     fi
-    mv "$res.tmp" "$res"
+    mv "$w.restmp" "$res"
     { while read -r b s n; do echo "$name $b: $s"; done <"$res"
       ms() { [ "$2" = 0 ] && echo - || echo $((($2 - $1) / 1000000)); }
       echo "$name ms: gen+sgcc $(ms "$t0" "$t1") oracle+nvcc $(ms "$t1" "$t2") cuda $(ms "$t2" "$t3")" \
@@ -153,6 +153,8 @@ export -f one_module run_limit
 [ -n "${OUT:-}" ] && [ -n "${PS_AT:-}" ] &&
     (sleep "$PS_AT"; ps -eo pid,etimes,pcpu,rss,args --sort=-pcpu | cut -c1-200 | head -40 >"$OUT/ps.txt"; nvidia-smi >>"$OUT/ps.txt") &
 echo "jobs=$jobs kernels/module=$KERNELS nvidia_opencl=$have_ocl pocl5=$have_pocl (every $POCL_EVERY wg module)"
+(while sleep 20; do summary_now; done) &
+ticker=$!
 if [ -n "${GEN_FIRST:-}" ]; then
     for ((s = GEN_FIRST, i = 0; i < ${GEN_COUNT:-100000}; s++, i++)); do
         echo "$s wg $i"
@@ -161,21 +163,28 @@ if [ -n "${GEN_FIRST:-}" ]; then
 else
     ls mod/*.manifest | sed 's/\.manifest$//' | xargs -P "$jobs" -I{} bash -c 'one_module "$(pwd)/{}"'
 fi
+kill "$ticker" 2>/dev/null
 sum() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n += $3 } END { print n + 0 }'; }
 cnt() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n++ } END { print n + 0 }'; }
-modules=$(ls "$work/res" | wc -l)
-kernels=$(for f in "$work"/res/*; do head -1 "$f"; done | awk '{ n += $3 } END { print n + 0 }')
-bad=$(cat "$work"/res/* 2>/dev/null | grep -c -v ' ok \| late ')
-summary="modules=$modules kernels=$kernels cuda_kernels_ok=$(sum cuda ok) cuda_bad_modules=$(cnt cuda MISMATCH) \
+summary() {
+    modules=$(ls "$work/res" | wc -l)
+    kernels=$(for f in "$work"/res/*; do head -1 "$f"; done | awk '{ n += $3 } END { print n + 0 }')
+    echo "modules=$modules kernels=$kernels cuda_kernels_ok=$(sum cuda ok) cuda_bad_modules=$(cnt cuda MISMATCH) \
 nvidia_opencl_kernels_ok=$(sum nvidia-opencl ok) nvidia_opencl_bad_modules=$(cnt nvidia-opencl MISMATCH) \
-pocl5_kernels_ok=$(sum pocl5 ok) pocl5_bad_modules=$(cnt pocl5 MISMATCH) pocl5_late_modules=$(cnt pocl5 late) late_gpu_runs=$(($(cnt cuda late) + $(cnt nvidia-opencl late))) \
+pocl5_kernels_ok=$(sum pocl5 ok) pocl5_bad_modules=$(cnt pocl5 MISMATCH) pocl5_late_modules=$(cnt pocl5 late) \
+late_gpu_runs=$(($(cnt cuda late) + $(cnt nvidia-opencl late))) \
 build_failures=$(cat "$work"/res/* 2>/dev/null | grep -c 'build-fail\| fail ') \
 nvidia_opencl_present=$have_ocl pocl5_present=$have_pocl jobs=$jobs kernels_per_module=$KERNELS \
 first_seed=${GEN_FIRST:-packed} seconds=$(($(date +%s) - start))"
-echo "$summary"
-if [ -n "${OUT:-}" ]; then
-    echo "$summary" >"$OUT/diff_gpu_summary.txt"
-    [ -n "$(ls "$work/fail")" ] && tar -czf "$OUT/diff_gpu_fail.tgz" -C "$work/fail" .
+}
+summary_now() { # the summary so far, also while the modules run (a cut call keeps it)
+    [ -n "${OUT:-}" ] && summary >"$OUT/diff_gpu_summary.tmp" && mv "$OUT/diff_gpu_summary.tmp" "$OUT/diff_gpu_summary.txt"
+}
+summary
+bad=$(cat "$work"/res/* 2>/dev/null | grep -c -v ' ok \| late ')
+summary_now
+if [ -n "${OUT:-}" ] && [ -n "$(ls "$work/fail")" ]; then
+    tar -czf "$OUT/diff_gpu_fail.tgz" -C "$work/fail" .
 fi
 rm -rf "$work"
 [ "$bad" = 0 ]
