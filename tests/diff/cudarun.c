@@ -75,8 +75,13 @@ int main(int argc, char **argv)
     CUdevice dev;
     CUcontext ctx;
     CUmodule mod;
-    if (check(cuInit(0), "cuInit", "cudarun") || check(cuDeviceGet(&dev, 0), "cuDeviceGet", "cudarun") ||
-        check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain", "cudarun") ||
+    if (check(cuInit(0), "cuInit", "cudarun") || check(cuDeviceGet(&dev, 0), "cuDeviceGet", "cudarun"))
+        return 2;
+    /* gpu_campaign.sh runs many of these at once: wait for a kernel by
+     * blocking, not by spinning a core the compilers need.  (Ignored when the
+     * primary context is already active.) */
+    cuDevicePrimaryCtxSetFlags(dev, CU_CTX_SCHED_BLOCKING_SYNC);
+    if (check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain", "cudarun") ||
         check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent", "cudarun") ||
         check(cuModuleLoad(&mod, argv[2]), "cuModuleLoad", argv[2]))
         return 2;
