@@ -103,11 +103,11 @@ AVOID_POCL_DIVERGENT_DO_WHILE = True
 # twice into one kernel (tests/diff/cases/pocl_split_barrier_copy,
 # minimal.cl): wg-flavour kernels get one copy at most
 AVOID_POCL_TWO_COPIES = True
-# sgcc's CUDA output of min/max/clamp does not convert the arguments to one
-# type: size_t (unsigned long there) with ulong (unsigned long long) is an
-# ambiguous call for nvcc (tests/diff/cases/cuda_minmax_size_t): 64-bit
-# unsigned calls get their arguments cast to ulong
-AVOID_CUDA_SIZE_T_MINMAX = True
+# sgcc's CUDA output of min/max/clamp did not convert the arguments to one
+# type: size_t (unsigned long there) with ulong (unsigned long long) was an
+# ambiguous call for nvcc (tests/diff/cases/cuda_minmax_size_t); fixed in
+# sgcc, so the mixed calls are generated again
+AVOID_CUDA_SIZE_T_MINMAX = False
 # --gpu: reqd_sub_group_size only 32 (a warp), so CUDA keeps every kernel
 GPU_SUB_GROUP_SIZES = False
 
