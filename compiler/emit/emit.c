@@ -1069,21 +1069,22 @@ bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
     n = printed_node(ctx, n);
     if (!n)
         return false;
+    if (n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_COND) {
+        /* C++ spells SGC's size_t `size_t` (unsigned long) but long and
+         * ulong `long long` and `unsigned long long`: arithmetic or a
+         * conditional mixing them has a C++ type of another rank than
+         * sema's (size_t | long is size_t in SGC, unsigned long long in
+         * C++). */
+        bool size_t_seen = false, long_seen = false;
+        note_int64_kinds(ctx, n, &size_t_seen, &long_seen);
+        if (size_t_seen && long_seen)
+            return true;
+    }
     switch (n->kind) {
     case ND_CHAR_LIT: return true;                     /* char in C++ */
     case ND_BINARY: case ND_UNARY:
         if (is_truth_valued(n))
             return true;
-        /* C++ spells SGC's size_t `size_t` (unsigned long) but long and
-         * ulong `long long` and `unsigned long long`: arithmetic mixing
-         * them has a C++ type of another rank than sema's (size_t | long
-         * is size_t in SGC, unsigned long long in C++). */
-        {
-            bool size_t_seen = false, long_seen = false;
-            note_int64_kinds(ctx, n, &size_t_seen, &long_seen);
-            if (size_t_seen && long_seen)
-                return true;
-        }
         break;
     case ND_IDENT:
         if (n->sym && n->sym->kind == SYM_ENUM_CONST)
