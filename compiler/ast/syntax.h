@@ -247,6 +247,9 @@ struct Node {
     unsigned group_op : 8; /* of a group algorithm: the OP, or 0 */
     unsigned method : 8;   /* of a group/barrier member function: a Method
                               (callee is the ND_MEMBER); 0 otherwise */
+    int64_t const_value;   /* sema: an expression's value when is_const_expr
+                              (outside the union: every expression kind has it,
+                              and every node's allocation holds it) */
 
     union {
         struct {                    /* operators, conditionals, if */
@@ -287,8 +290,6 @@ struct Node {
         };
         NodeList args;              /* P0-P2: ND_CALL arguments */
     };
-    int64_t const_value;   /* sema: an expression's value when is_const_expr
-                              (outside the union: every expression kind has it) */
 };
 
 #endif

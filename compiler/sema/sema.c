@@ -161,7 +161,7 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
         diag_error(s->diag, loc, "redefinition of '%s'", name);
         diag_note(s->diag, prev->loc, "previous definition is here");
     }
-    Symbol *sym = ARENA_NEW(s->arena, Symbol);
+    Symbol *sym = ast_alloc_sized(s->arena, symbol_size(kind), sizeof(Symbol)); /* symbols.h */
     sym->kind = kind;
     sym->name = name;
     sym->ty = ty;
