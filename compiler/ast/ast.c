@@ -86,6 +86,8 @@ size_t ast_node_size(NodeKind kind)
     return size ? size : offsetof(Node, lhs); /* kinds with no payload */
 }
 
+_Static_assert(sizeof(void *) != 8 || offsetof(Declarator, params) == 48,
+               "a declarator other than a function's is 48 bytes on LP64");
 _Static_assert(sizeof(void *) != 8 || sizeof(Symbol) == 200, "a symbol is 200 bytes on LP64");
 _Static_assert(sizeof(void *) != 8 || offsetof(Symbol, enum_value) == 80,
                "a variable's symbol is 80 bytes on LP64");
@@ -138,7 +140,8 @@ Node *ast_unary(Arena *arena, NodeKind kind, OpKind op, Node *operand, SrcLoc lo
 
 Declarator *ast_declarator(Arena *arena, DeclaratorKind kind, SrcLoc loc)
 {
-    Declarator *d = ARENA_NEW(arena, Declarator);
+    size_t size = kind == DECL_FUNC ? sizeof(Declarator) : offsetof(Declarator, params);
+    Declarator *d = ast_alloc_sized(arena, size, sizeof(Declarator));
     d->kind = kind;
     d->loc = loc;
     return d;
