@@ -62,6 +62,7 @@ typedef struct Sema {
     TranslationUnit *tu;
     Scope *scope;
     Scope *free_scopes;   /* popped block scopes, reused by sema_push_scope */
+    ScopeEntry *free_entries; /* their entries, reused by insert_in */
     Symbol *func;          /* function whose body is being checked, or NULL */
     Type *ret_ty;
     int loop_depth;
