@@ -207,8 +207,10 @@ extern const char *const op_spellings[OP_COUNT];
  * slot, and the kinds that use it are those NODE_KINDS lists beside it.  Two
  * fields share a slot only where no kind uses both, so each kind's fields
  * are disjoint (tests/unit/test_node_layout.c checks every kind's set).  A
- * field a kind does not use holds another kind's data: read a field only
- * after looking at `kind`, never as "NULL when absent" across kinds.
+ * field a kind does not use holds another kind's data, or lies past the
+ * node's end: a node is allocated only up to the last slot its kind uses
+ * (ast_node_size in ast.c, 40 to 80 bytes).  Read or write a field only after
+ * looking at `kind`, never as "NULL when absent" across kinds.
  *
  *   slot  fields (union views below)
  *   P0    lhs | init | decl_specs | int_value | float_value | args...
