@@ -20,6 +20,14 @@
 #include "ast/symbols.h" /* Symbol, TranslationUnit */
 
 /* Construction helpers (ast.c). */
+/* Allocates `size` bytes of a record of `full` bytes sized by its kind (a
+ * node, a symbol).  Built with -DSGCC_NODE_POISON it allocates all `full`
+ * and fills the tail with 0xA5, so that reading a field the kind does not
+ * have crashes or changes the output (how the sizes were checked). */
+void *ast_alloc_sized(Arena *arena, size_t size, size_t full);
+/* Bytes a node of this kind is allocated with (its header and the payload
+ * slots the kind uses; at most sizeof(Node)). */
+size_t ast_node_size(NodeKind kind);
 Node *ast_new(Arena *arena, NodeKind kind, SrcLoc loc);
 Node *ast_binary(Arena *arena, OpKind op, Node *lhs, Node *rhs, SrcLoc loc);
 Node *ast_unary(Arena *arena, NodeKind kind, OpKind op, Node *operand, SrcLoc loc);

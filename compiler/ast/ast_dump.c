@@ -171,7 +171,7 @@ static void dump_expression(EmitBuffer *out, const Node *n)
         return;
     case ND_UNARY: case ND_BINARY: case ND_ASSIGN:
         emit_printf(out, "(%s", op_spellings[n->op]);
-        dump_children(out, n->lhs, n->rhs, NULL);
+        dump_children(out, n->lhs, n->kind == ND_UNARY ? NULL : n->rhs, NULL);
         emit_printf(out, ")");
         return;
     case ND_POSTFIX:
@@ -257,7 +257,7 @@ static void dump_node(EmitBuffer *out, const Node *n)
         return;
     case ND_LABEL: case ND_GOTO:
         emit_printf(out, "(%s %s", ast_node_kind_name(n->kind), n->name);
-        dump_children(out, n->body, NULL, NULL);
+        dump_children(out, n->kind == ND_LABEL ? n->body : NULL, NULL, NULL);
         emit_printf(out, ")");
         return;
     case ND_PRAGMA:

@@ -20,35 +20,21 @@ typedef struct CallEdge {
     Node *call;     /* the ND_CALL */
 } CallEdge;
 
-/* Fields by size (8-byte, then 4-byte, then flags), so that a symbol has no
- * padding holes: 200 bytes (issue 24). */
+/* A symbol is sized by kind (issue 24): the common fields first, then the
+ * constant part (SYM_ENUM_CONST, SYM_SPEC_CONST), then the function part
+ * (SYM_FUNC, SYM_BUILTIN); symbol_size() says how many bytes a kind is
+ * allocated with, so a variable or typedef (most symbols) takes 80 bytes of
+ * the 200.  Read or write a part's fields only on a symbol of its kinds. */
 struct Symbol {
+    /* --- every kind --- */
     const char *name;
     Type *ty;
     SrcLoc loc;            /* where it was declared */
     Node *def;             /* SYM_FUNC: its ND_FUNC_DEF once defined; SYM_VAR: declarator */
-    Attribute *attrs;      /* kernel attributes */
-    Node *reqd_work_group_size_expr[3]; /* the argument when it depends on a spec constant
-                              (SPEC §1.2): emitted as written, its size unknown to sgcc */
-    Symbol *reqd_work_group_size_spec[3]; /* the spec constant when that argument is
-                              exactly one spec constant's name, else NULL */
-    CallEdge *calls;       /* SYM_FUNC: calls made by its body */
-    int64_t widest_fixed_group; /* SYM_FUNC: the largest constant N of a
-                              fixed_size_group<N> it makes, itself or through a
-                              callee (0: none); a target whose sub-groups are
-                              narrower leaves it out (EmitHooks.unsupported) */
-    int64_t enum_value;    /* SYM_ENUM_CONST */
-    /* SYM_SPEC_CONST */
-    Node *spec_default;    /* the initialiser as written (NULL when required) */
-    int64_t spec_default_int;  /* folded default for bool/integer constants */
-    double spec_default_float; /* folded default for float/double constants */
 
     SymbolKind kind;
     StorageClass storage;
-    int reqd_work_group_size[3]; /* 0 when absent, or when only known at build time: */
-    int reqd_sub_group_size;     /* 0 when absent */
     int builtin;           /* SYM_BUILTIN */
-    uint32_t spec_id;      /* SYM_SPEC_CONST */
     int index;             /* declaration order among its kind (for stable output) */
     int scope_depth;       /* sema: 0 file scope, 1 parameters, 2+ nested blocks */
     int decl_divergence;   /* SYM_VAR local: nesting of non-uniform conditions at
@@ -77,7 +63,33 @@ struct Symbol {
                               get_fixed_size_group at its declaration */
     bool group_rewritten;  /* SYM_VAR local of group type: assigned again or
                               address taken after its declaration */
+    uint32_t spec_id;      /* SYM_SPEC_CONST (here: the common part's padding) */
+
+    /* --- constants (and functions): SYM_ENUM_CONST, SYM_SPEC_CONST --- */
+    int64_t enum_value;    /* SYM_ENUM_CONST */
+    Node *spec_default;    /* SYM_SPEC_CONST: the initialiser as written (NULL when required) */
+    int64_t spec_default_int;  /* folded default for bool/integer constants */
+    double spec_default_float; /* folded default for float/double constants */
+
+    /* --- functions: SYM_FUNC, SYM_BUILTIN --- */
+    int reqd_work_group_size[3]; /* 0 when absent, or when only known at build
+                              time (then see reqd_work_group_size_expr) */
+    int reqd_sub_group_size;     /* 0 when absent */
+    Attribute *attrs;      /* kernel attributes */
+    Node *reqd_work_group_size_expr[3]; /* the argument when it depends on a spec constant
+                              (SPEC §1.2): emitted as written, its size unknown to sgcc */
+    Symbol *reqd_work_group_size_spec[3]; /* the spec constant when that argument is
+                              exactly one spec constant's name, else NULL */
+    CallEdge *calls;       /* SYM_FUNC: calls made by its body */
+    int64_t widest_fixed_group; /* SYM_FUNC: the largest constant N of a
+                              fixed_size_group<N> it makes, itself or through a
+                              callee (0: none); a target whose sub-groups are
+                              narrower leaves it out (EmitHooks.unsupported) */
 };
+
+/* Bytes a symbol of this kind is allocated with (ast.c): the common part,
+ * plus the constant part, plus the function part, as above. */
+size_t symbol_size(SymbolKind kind);
 
 /* A translation unit after sema: the tree plus the tables emitters need. */
 typedef struct TranslationUnit {

@@ -601,9 +601,12 @@ static const char *const addr_space_names[] = {
     [AS_LOCAL] = "local", [AS_CONSTANT] = "constant",
 };
 
+/* One DeclSpecs per specifier keyword, merged into the list's first: the
+ * merged ones are reused (issue 24: two of three were garbage). */
 DeclSpecs *parse_specs_new(ParseContext *ctx, SrcLoc loc)
 {
-    DeclSpecs *s = ARENA_NEW(ctx->arena, DeclSpecs);
+    DeclSpecs *s = ctx->spare_count > 0 ? ctx->spare_specs[--ctx->spare_count]
+                                        : ARENA_NEW(ctx->arena, DeclSpecs);
     s->loc = loc;
     return s;
 }
@@ -670,7 +673,7 @@ static void merge_type_specifier(ParseContext *ctx, DeclSpecs *into, const DeclS
     }
 }
 
-void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, const DeclSpecs *from)
+void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, DeclSpecs *from)
 {
     if (from->storage != SC_NONE)
         parse_specs_storage(ctx, into, from->storage, from->loc);
@@ -701,5 +704,10 @@ void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, const DeclSpecs *from
         while (*tail)
             tail = &(*tail)->next;
         *tail = from->attrs;
+    }
+    /* nothing keeps `from` (the grammar drops it): reuse it */
+    if (ctx->spare_count < (int)(sizeof ctx->spare_specs / sizeof ctx->spare_specs[0])) {
+        *from = (DeclSpecs){0};
+        ctx->spare_specs[ctx->spare_count++] = from;
     }
 }

@@ -55,6 +55,9 @@ typedef struct ParseContext {
     DeclSpecs *specs_stack[64];    /* declaration specifiers of the declarations
                                       being parsed, innermost last */
     int specs_depth;
+    DeclSpecs *spare_specs[8];     /* specifiers merged into their list's first
+                                      (parse_specs_merge), reused by parse_specs_new */
+    int spare_count;
     int last_token;                /* bison code of the previous token */
     Token *last_tok;               /* the previous token itself */
     Token *prev_tok;               /* the token before last_tok */
@@ -103,7 +106,8 @@ DeclSpecs *parse_specs_new(ParseContext *ctx, SrcLoc loc);
 void parse_specs_type_bit(ParseContext *ctx, DeclSpecs *s, TypeSpecBit bit, SrcLoc loc);
 void parse_specs_storage(ParseContext *ctx, DeclSpecs *s, StorageClass sc, SrcLoc loc);
 void parse_specs_addr_space(ParseContext *ctx, DeclSpecs *s, AddrSpace as, SrcLoc loc);
-void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, const DeclSpecs *from);
+/* Merges `from` into `into` and takes `from` for reuse: the caller drops it. */
+void parse_specs_merge(ParseContext *ctx, DeclSpecs *into, DeclSpecs *from);
 
 /* Attaches `inner` at the innermost end of the derivation chain `outer`. */
 Declarator *parse_declarator_wrap(Declarator *outer, Declarator *inner);

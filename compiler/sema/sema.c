@@ -47,11 +47,26 @@ void sema_push_scope(Sema *s)
     s->scope = scope;
 }
 
+/* The entries of a popped scope go to s->free_entries for insert_in to reuse
+ * (issue 24: one per local symbol piled up in the arena). */
+static void free_entries(Sema *s, ScopeEntry **buckets, unsigned count)
+{
+    for (unsigned b = 0; b < count; b++) {
+        for (ScopeEntry *e = buckets[b], *next; e; e = next) {
+            next = e->next;
+            e->next = s->free_entries;
+            s->free_entries = e;
+        }
+    }
+}
+
 void sema_pop_scope(Sema *s)
 {
     Scope *scope = s->scope;
     s->scope = scope->parent;
     if (scope->depth != 0) {
+        free_entries(s, scope->names, scope->buckets);
+        free_entries(s, scope->tags, scope->buckets);
         scope->parent = s->free_scopes;
         s->free_scopes = scope;
     }
@@ -68,7 +83,11 @@ static ScopeEntry *find_in(ScopeEntry *const *buckets, unsigned count, const cha
 static void insert_in(Sema *s, ScopeEntry **buckets, unsigned count, const char *name,
                       Symbol *sym, Type *tag)
 {
-    ScopeEntry *e = ARENA_NEW(s->arena, ScopeEntry);
+    ScopeEntry *e = s->free_entries;
+    if (e)
+        s->free_entries = e->next;
+    else
+        e = ARENA_NEW(s->arena, ScopeEntry);
     unsigned h = name_hash(name) % count;
     e->name = name;
     e->sym = sym;
@@ -161,7 +180,7 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
         diag_error(s->diag, loc, "redefinition of '%s'", name);
         diag_note(s->diag, prev->loc, "previous definition is here");
     }
-    Symbol *sym = ARENA_NEW(s->arena, Symbol);
+    Symbol *sym = ast_alloc_sized(s->arena, symbol_size(kind), sizeof(Symbol)); /* symbols.h */
     sym->kind = kind;
     sym->name = name;
     sym->ty = ty;

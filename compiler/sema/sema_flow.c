@@ -474,7 +474,8 @@ static void u_stmt(Uni *u, Node *n)
         if (!c)
             u->divergent++;
         u_stmt(u, n->kind == ND_IF ? n->then : n->body);
-        u_stmt(u, n->els);
+        if (n->kind == ND_IF) /* a switch has no els (nor its slot) */
+            u_stmt(u, n->els);
         if (!c)
             u->divergent--;
         break;

@@ -62,6 +62,7 @@ typedef struct Sema {
     TranslationUnit *tu;
     Scope *scope;
     Scope *free_scopes;   /* popped block scopes, reused by sema_push_scope */
+    ScopeEntry *free_entries; /* their entries, reused by insert_in */
     Symbol *func;          /* function whose body is being checked, or NULL */
     Type *ret_ty;
     int loop_depth;
@@ -71,6 +72,8 @@ typedef struct Sema {
     PtrVec tangle_calls;   /* ND_CALLs of get_tangle_group, with tangle_owner */
     PtrVec tangle_owner;   /* Symbol* of the function making each one */
     Symbol *builtin_syms[BI_COUNT];
+    struct TypeEntry **types;    /* interned pointer and qualified types (sema_types.c) */
+    size_t type_buckets, type_count;
     Type *basic[TY_DOUBLE + 1];
     Type *t_err;           /* type of an erroneous expression: silences follow-ons */
     Type *t_void_ptr;

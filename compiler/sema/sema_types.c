@@ -7,6 +7,7 @@
  * types are copies that point back at their `origin`, so identity of
  * structs and enums is always decided on the origin. */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sema/sema_int.h"
@@ -41,11 +42,89 @@ void types_init(Sema *s)
 
 Type *type_basic(Sema *s, TypeKind kind) { return s->basic[kind]; }
 
+/* Pointer and qualified types are interned (issue 24's memory goal): each
+ * `global const float *p` would otherwise make two new types, and each use of
+ * an array (its decay) or of `&x` one.  A type is never changed once made, so
+ * sharing it is sound; the key is the type it is made from and a tag of the
+ * derivation and its qualifiers. */
+typedef struct TypeEntry {
+    struct TypeEntry *next;
+    const Type *from;
+    unsigned tag;
+    Type *ty;
+} TypeEntry;
+
+enum { TAG_PTR = 1u << 8, TAG_QUALS = 2u << 8 };
+
+static unsigned quals_tag(bool is_const, bool is_volatile, bool is_restrict, AddrSpace as)
+{
+    return (unsigned)is_const | (unsigned)is_volatile << 1 | (unsigned)is_restrict << 2 |
+           (unsigned)as << 3;
+}
+
+static size_t type_hash(const Type *from, unsigned tag, size_t buckets)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)from >> 3 ^ (uint64_t)tag << 40) * 0x9E3779B97F4A7C15u;
+    return (size_t)(h >> 32) & (buckets - 1);
+}
+
+static void types_grow(Sema *s)
+{
+    size_t buckets = s->type_buckets ? s->type_buckets * 2 : 1024;
+    TypeEntry **table = ARENA_NEW_ARRAY(s->arena, TypeEntry *, buckets);
+    for (size_t i = 0; i < s->type_buckets; i++) {
+        for (TypeEntry *e = s->types[i], *next; e; e = next) {
+            next = e->next;
+            size_t h = type_hash(e->from, e->tag, buckets);
+            e->next = table[h];
+            table[h] = e;
+        }
+    }
+    s->types = table;
+    s->type_buckets = buckets;
+}
+
+/* The interned type made from `from` by `tag`, or NULL. */
+static Type *type_interned(Sema *s, const Type *from, unsigned tag)
+{
+    if (!s->type_buckets)
+        return NULL;
+    for (TypeEntry *e = s->types[type_hash(from, tag, s->type_buckets)]; e; e = e->next)
+        if (e->from == from && e->tag == tag)
+            return e->ty;
+    return NULL;
+}
+
+static Type *type_intern(Sema *s, const Type *from, unsigned tag, Type *ty)
+{
+    if (s->type_count >= s->type_buckets)
+        types_grow(s);
+    TypeEntry *e = ARENA_NEW(s->arena, TypeEntry);
+    size_t h = type_hash(from, tag, s->type_buckets);
+    *e = (TypeEntry){s->types[h], from, tag, ty};
+    s->types[h] = e;
+    s->type_count++;
+    return ty;
+}
+
 Type *type_copy(Sema *s, const Type *ty)
 {
     Type *copy = ARENA_NEW(s->arena, Type);
     *copy = *ty;
     copy->origin = ty->origin ? ty->origin : (Type *)ty;
+    return copy;
+}
+
+/* A new copy of ty with the qualifiers added.  A record, union, enum or
+ * array copy is made anew each time: its original may be completed later,
+ * and the copy takes what it has when made. */
+static Type *type_qualified_copy(Sema *s, Type *ty, bool is_const, bool is_volatile, AddrSpace as)
+{
+    Type *copy = type_copy(s, ty);
+    copy->is_const |= is_const;
+    copy->is_volatile |= is_volatile;
+    if (as != AS_NONE)
+        copy->addr_space = as;
     return copy;
 }
 
@@ -56,20 +135,32 @@ Type *type_with_quals(Sema *s, Type *ty, bool is_const, bool is_volatile, AddrSp
     if ((!is_const || ty->is_const) && (!is_volatile || ty->is_volatile) &&
         (as == AS_NONE || as == ty->addr_space))
         return ty;
-    Type *copy = type_copy(s, ty);
-    copy->is_const |= is_const;
-    copy->is_volatile |= is_volatile;
-    if (as != AS_NONE)
-        copy->addr_space = as;
-    return copy;
+    if (ty->kind > TY_DOUBLE && ty->kind != TY_PTR)
+        return type_qualified_copy(s, ty, is_const, is_volatile, as);
+    /* a scalar or a pointer: complete once made, so a copy can be shared */
+    unsigned tag = TAG_QUALS | quals_tag(is_const, is_volatile, false, as);
+    Type *known = type_interned(s, ty, tag);
+    if (known)
+        return known;
+    return type_intern(s, ty, tag, type_qualified_copy(s, ty, is_const, is_volatile, as));
 }
 
-Type *type_ptr(Sema *s, Type *base)
+/* A pointer to `base`, with the pointer's own qualifiers (`* const p`). */
+static Type *type_ptr_quals(Sema *s, Type *base, unsigned quals)
 {
+    Type *known = type_interned(s, base, TAG_PTR | quals);
+    if (known)
+        return known;
     Type *ty = type_new(s, TY_PTR, 8, 8);
     ty->base = base;
-    return ty;
+    ty->is_const = quals & 1;
+    ty->is_volatile = quals >> 1 & 1;
+    ty->is_restrict = quals >> 2 & 1;
+    ty->addr_space = (AddrSpace)(quals >> 3);
+    return type_intern(s, base, TAG_PTR | quals, ty);
 }
+
+Type *type_ptr(Sema *s, Type *base) { return type_ptr_quals(s, base, 0); }
 
 /* Elements carry the array's address space (`local float tile[64]`). */
 Type *type_array(Sema *s, Type *elem, int64_t len, Node *len_expr)
@@ -565,12 +656,8 @@ static Type *derive(Sema *s, Type *ty, Declarator *p)
             diag_error(s->diag, p->loc, "group value cannot escape the scope where it was created");
             return s->t_err;
         }
-        Type *ptr = type_ptr(s, ty);
-        ptr->is_const = p->is_const;
-        ptr->is_volatile = p->is_volatile;
-        ptr->is_restrict = p->is_restrict;
-        ptr->addr_space = p->addr_space;
-        return ptr;
+        return type_ptr_quals(s, ty, quals_tag(p->is_const, p->is_volatile, p->is_restrict,
+                                               p->addr_space));
     }
     case DECL_ARRAY: {
         int64_t len = array_length(s, p);

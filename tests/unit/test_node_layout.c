@@ -110,6 +110,22 @@ START_TEST(test_fields_of_a_kind_are_disjoint)
 }
 END_TEST
 
+START_TEST(test_fields_fit_the_kinds_size)
+{
+    /* ast_new allocates ast_node_size(kind) bytes, not sizeof(Node) */
+    for (size_t i = 0; i < sizeof kind_fields / sizeof kind_fields[0]; i++) {
+        const KindFields *kf = &kind_fields[i];
+        size_t size = ast_node_size(kf->kind);
+        ck_assert_uint_le(size, sizeof(Node));
+        ck_assert_uint_ge(size, offsetof(Node, const_value) + sizeof(int64_t));
+        for (int a = 0; a < MAX_FIELDS && kf->fields[a].name; a++)
+            ck_assert_msg(kf->fields[a].offset + kf->fields[a].size <= size,
+                          "%s: field %s lies past the node's %zu bytes",
+                          ast_node_kind_name(kf->kind), kf->fields[a].name, size);
+    }
+}
+END_TEST
+
 START_TEST(test_aliased_children_share_a_slot)
 {
     /* emit.c and sema_expr.c read `init ? init : lhs` on these two kinds */
@@ -131,6 +147,7 @@ int main(void)
     TCase *tc = tcase_create("layout");
     tcase_add_test(tc, test_every_kind_listed);
     tcase_add_test(tc, test_fields_of_a_kind_are_disjoint);
+    tcase_add_test(tc, test_fields_fit_the_kinds_size);
     tcase_add_test(tc, test_aliased_children_share_a_slot);
     tcase_add_test(tc, test_node_is_small);
     suite_add_tcase(suite, tc);
