@@ -153,17 +153,6 @@ export -f one_module run_limit
 [ -n "${OUT:-}" ] && [ -n "${PS_AT:-}" ] &&
     (sleep "$PS_AT"; ps -eo pid,etimes,pcpu,rss,args --sort=-pcpu | cut -c1-200 | head -40 >"$OUT/ps.txt"; nvidia-smi >>"$OUT/ps.txt") &
 echo "jobs=$jobs kernels/module=$KERNELS nvidia_opencl=$have_ocl pocl5=$have_pocl (every $POCL_EVERY wg module)"
-(while sleep 20; do summary_now; done) &
-ticker=$!
-if [ -n "${GEN_FIRST:-}" ]; then
-    for ((s = GEN_FIRST, i = 0; i < ${GEN_COUNT:-100000}; s++, i++)); do
-        echo "$s wg $i"
-        echo "$s sg $i"
-    done | xargs -P "$jobs" -n 3 bash -c 'one_module "$0" "$1" "$2"'
-else
-    ls mod/*.manifest | sed 's/\.manifest$//' | xargs -P "$jobs" -I{} bash -c 'one_module "$(pwd)/{}"'
-fi
-kill "$ticker" 2>/dev/null
 sum() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n += $3 } END { print n + 0 }'; }
 cnt() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n++ } END { print n + 0 }'; }
 summary() {
@@ -180,6 +169,19 @@ first_seed=${GEN_FIRST:-packed} seconds=$(($(date +%s) - start))"
 summary_now() { # the summary so far, also while the modules run (a cut call keeps it)
     [ -n "${OUT:-}" ] && summary >"$OUT/diff_gpu_summary.tmp" && mv "$OUT/diff_gpu_summary.tmp" "$OUT/diff_gpu_summary.txt"
 }
+# defined before the ticker starts: a background subshell sees only the
+# functions that exist when it forks
+(while sleep 20; do summary_now; done) &
+ticker=$!
+if [ -n "${GEN_FIRST:-}" ]; then
+    for ((s = GEN_FIRST, i = 0; i < ${GEN_COUNT:-100000}; s++, i++)); do
+        echo "$s wg $i"
+        echo "$s sg $i"
+    done | xargs -P "$jobs" -n 3 bash -c 'one_module "$0" "$1" "$2"'
+else
+    ls mod/*.manifest | sed 's/\.manifest$//' | xargs -P "$jobs" -I{} bash -c 'one_module "$(pwd)/{}"'
+fi
+kill "$ticker" 2>/dev/null
 summary
 bad=$(cat "$work"/res/* 2>/dev/null | grep -c -v ' ok \| late ')
 summary_now
