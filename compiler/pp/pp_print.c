@@ -7,9 +7,10 @@
  * indented to its column; small gaps become blank lines; a jump to another
  * file or far ahead becomes a GCC linemarker `# LINE "FILE" [FLAG]`, flag 1
  * entering an #include, 2 returning from one.  Lines and names are the
- * presumed ones: after `#line 100 "x.sgc"` the output says so.  Between tokens that were
- * adjacent in no source (macro juxtaposition) a space is added where gluing
- * them would scan as another token ("+" "+" is not "++"). */
+ * presumed ones: after `#line 100 "x.sgc"` the output says so.  Between
+ * tokens that were adjacent in no source (macro juxtaposition) a space is
+ * added where gluing them would scan as another token ("+" "+" is not
+ * "++"). */
 #include <string.h>
 
 #include "emit/emit.h"
@@ -70,6 +71,8 @@ static int marker_flag(const Printer *p, uint32_t to)
  * plain marker, and blank lines (or a plain marker) take it on from there. */
 static void move_to(Printer *p, uint32_t file, unsigned line, const char *name, long delta)
 {
+    bool renumbered = file == p->file && (delta != p->delta || strcmp(name, p->name) != 0);
+    p->delta = delta;
     if (file != p->file) {
         int flag = p->file ? marker_flag(p, file) : 0;
         unsigned start = line;
@@ -83,10 +86,8 @@ static void move_to(Printer *p, uint32_t file, unsigned line, const char *name, 
             start = start <= line ? start : line;
         }
         print_marker(p, start, file, name, flag);
-        p->delta = delta;
-    } else if (delta != p->delta || strcmp(name, p->name) != 0) {
+    } else if (renumbered) {
         print_marker(p, line, file, name, 0);
-        p->delta = delta;
         return;
     }
     if (line <= p->line)

@@ -30,10 +30,10 @@
 #include "base/mem.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -569,17 +569,18 @@ static void count_capture(void *ctx, DiagLevel level, SrcLoc loc, const char *me
     ++*(int *)ctx;
 }
 
-/* Whether text[0..len) scans without a lexical error (no stray byte,
- * unterminated literal or comment); the tokens go to the arena. */
-static bool lexes_cleanly(Preprocessor *pp, uint32_t file, const char *text, size_t len)
+/* Scans text[0..len) as part of `file` without reporting anything; the
+ * tokens go to the arena, *errors counts the lexical errors (stray byte,
+ * unterminated literal or comment). */
+static Token *lex_quietly(Preprocessor *pp, uint32_t file, const char *text, size_t len,
+                          int *errors)
 {
-    int errors = 0;
+    *errors = 0;
     Diag quiet;
     diag_init(&quiet, pp->sources, NULL);
     quiet.capture = count_capture;
-    quiet.capture_ctx = &errors;
-    lex_file(pp->arena, &quiet, file, text, len);
-    return errors == 0;
+    quiet.capture_ctx = errors;
+    return lex_file(pp->arena, &quiet, file, text, len);
 }
 
 /* ## operator: lhs and rhs spelled together must scan as one token; NULL
@@ -589,12 +590,8 @@ static Token *paste(Preprocessor *pp, const Token *lhs, const Token *rhs, SrcLoc
     char *text = arena_printf(pp->arena, "%.*s%.*s", (int)lhs->len, lhs->text, (int)rhs->len,
                               rhs->text);
     size_t len = lhs->len + rhs->len;
-    int errors = 0;
-    Diag quiet;
-    diag_init(&quiet, pp->sources, NULL);
-    quiet.capture = count_capture;
-    quiet.capture_ctx = &errors;
-    Token *t = lex_file(pp->arena, &quiet, lhs->loc.file, text, len);
+    int errors;
+    Token *t = lex_quietly(pp, lhs->loc.file, text, len, &errors);
     if (errors || t->kind == TK_EOF || t->next->kind != TK_EOF || t->len != len) {
         diag_error(pp->diag, site, "pasting \"%.*s\" and \"%.*s\" does not give a valid preprocessing token",
                    (int)lhs->len, lhs->text, (int)rhs->len, rhs->text);
@@ -1994,7 +1991,9 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
     }
     size_t len = b.len;
     char *text = buf_finish(pp, &b);
-    if (memchr(text, '\0', len) || !lexes_cleanly(pp, op->loc.file, text + 8, len - 8)) {
+    int errors;
+    lex_quietly(pp, op->loc.file, text + 8, len - 8, &errors);
+    if (memchr(text, '\0', len) || errors) {
         diag_error(pp->diag, op->loc, "the string of _Pragma does not scan as preprocessing tokens");
         return NULL;
     }
@@ -2011,8 +2010,6 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
 
 Token *pp_next(Preprocessor *pp)
 {
-    if (pp->stop)
-        return pp->stop;
     for (;;) {
         if (pp->stop)
             return pp->stop;
