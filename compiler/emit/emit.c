@@ -1029,37 +1029,39 @@ static bool is_truth_valued(const Node *n)
     }
 }
 
-/* Notes which 64-bit integer kinds the printed arithmetic of `n` mixes. */
-static void note_int64_kinds(const EmitCtx *ctx, const Node *n, bool *size_t_seen, bool *long_seen)
+/* The kinds (bit 1 << TypeKind) of the operands that decide the C type of
+ * the expression printed for `n`: arithmetic operators convert their
+ * operands (a shift only its left one), a conditional its two arms, a comma
+ * has its right operand's type; anything else, comparisons and logical
+ * operators included, is an operand of its own type.  Sema's type of such
+ * an expression can differ from the device compiler's when these kinds
+ * include an enum (int for sema, the compatible type for C) or mix size_t
+ * with long (distinct ranks in C++). */
+_Static_assert(TY_ARRIVAL_TOKEN < 32, "TypeKind bits fit in 32");
+static uint32_t operand_kinds(const EmitCtx *ctx, const Node *n)
 {
     n = printed_node(ctx, n);
     if (!n)
-        return;
+        return 0;
     switch (n->kind) {
     case ND_BINARY:
         if (is_truth_valued(n))
-            return;
-        note_int64_kinds(ctx, n->lhs, size_t_seen, long_seen);
-        if (n->op != OP_SHL && n->op != OP_SHR) /* a shift has its left operand's type */
-            note_int64_kinds(ctx, n->rhs, size_t_seen, long_seen);
-        return;
+            break;
+        if (n->op == OP_SHL || n->op == OP_SHR)
+            return operand_kinds(ctx, n->lhs);
+        return operand_kinds(ctx, n->lhs) | operand_kinds(ctx, n->rhs);
     case ND_UNARY:
-        if (!is_truth_valued(n))
-            note_int64_kinds(ctx, n->lhs, size_t_seen, long_seen);
-        return;
+        if (n->op == OP_PLUS || n->op == OP_NEG || n->op == OP_BITNOT)
+            return operand_kinds(ctx, n->lhs);
+        break;
     case ND_COND:
-        note_int64_kinds(ctx, n->then, size_t_seen, long_seen);
-        note_int64_kinds(ctx, n->els, size_t_seen, long_seen);
-        return;
+        return operand_kinds(ctx, n->then) | operand_kinds(ctx, n->els);
     case ND_COMMA:
-        note_int64_kinds(ctx, n->rhs, size_t_seen, long_seen);
-        return;
+        return operand_kinds(ctx, n->rhs);
     default:
         break;
     }
-    TypeKind k = kind_of(emit_canonical(n->ty));
-    *size_t_seen |= k == TY_SIZE_T;
-    *long_seen |= k == TY_LONG || k == TY_ULONG;
+    return 1u << kind_of(emit_canonical(n->ty));
 }
 
 bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
@@ -1069,17 +1071,13 @@ bool emit_cxx_type_differs(const EmitCtx *ctx, const Node *n)
     n = printed_node(ctx, n);
     if (!n)
         return false;
-    if (n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_COND) {
-        /* C++ spells SGC's size_t `size_t` (unsigned long) but long and
-         * ulong `long long` and `unsigned long long`: arithmetic or a
-         * conditional mixing them has a C++ type of another rank than
-         * sema's (size_t | long is size_t in SGC, unsigned long long in
-         * C++). */
-        bool size_t_seen = false, long_seen = false;
-        note_int64_kinds(ctx, n, &size_t_seen, &long_seen);
-        if (size_t_seen && long_seen)
-            return true;
-    }
+    /* C++ spells SGC's size_t `size_t` (unsigned long) but long and ulong
+     * `long long` and `unsigned long long`: arithmetic or a conditional
+     * mixing them has a C++ type of another rank than sema's (size_t | long
+     * is size_t in SGC, unsigned long long in C++). */
+    uint32_t kinds = operand_kinds(ctx, n);
+    if ((kinds & 1u << TY_SIZE_T) && (kinds & (1u << TY_LONG | 1u << TY_ULONG)))
+        return true;
     switch (n->kind) {
     case ND_CHAR_LIT: return true;                     /* char in C++ */
     case ND_BINARY: case ND_UNARY:
@@ -1457,42 +1455,6 @@ const Node *emit_call_arg(const Node *call, int n)
     return a;
 }
 
-/* Whether the device compiler may give the expression printed for `n` a
- * type other than sema's because an enum takes part in its arithmetic:
- * sema takes an enum as int, a C compiler as the enum's compatible type
- * (unsigned int when no enumerator is negative), so `x & e` is int for
- * sema and unsigned int for OpenCL C.  Comparisons and logical operators
- * are int either way; a shift has its left operand's type. */
-static bool enum_in_arithmetic(const EmitCtx *ctx, const Node *n)
-{
-    n = printed_node(ctx, n);
-    if (!n)
-        return false;
-    if (kind_of(emit_canonical(n->ty)) == TY_ENUM)
-        return true;
-    switch (n->kind) {
-    case ND_BINARY:
-        switch (n->op) {
-        case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE:
-        case OP_LOGAND: case OP_LOGOR:
-            return false;
-        case OP_SHL: case OP_SHR:
-            return enum_in_arithmetic(ctx, n->lhs);
-        default:
-            return enum_in_arithmetic(ctx, n->lhs) || enum_in_arithmetic(ctx, n->rhs);
-        }
-    case ND_UNARY:
-        return (n->op == OP_PLUS || n->op == OP_NEG || n->op == OP_BITNOT) &&
-               enum_in_arithmetic(ctx, n->lhs);
-    case ND_COND:
-        return enum_in_arithmetic(ctx, n->then) || enum_in_arithmetic(ctx, n->els);
-    case ND_COMMA:
-        return enum_in_arithmetic(ctx, n->rhs);
-    default:
-        return false;
-    }
-}
-
 void emit_call_arg_value(EmitCtx *ctx, const Node *a, bool strict)
 {
     /* Arguments are not elements of a brace list around the call: their
@@ -1502,10 +1464,12 @@ void emit_call_arg_value(EmitCtx *ctx, const Node *a, bool strict)
     ctx->in_init_list = false;
     bool shown = a->kind == ND_CAST && a->is_implicit &&
                  implicit_cast_mode(ctx, a, strict) != CAST_HIDDEN;
-    if (strict && !shown && !ctx->hooks->is_cxx && enum_in_arithmetic(ctx, a)) {
+    if (strict && !shown && !ctx->hooks->is_cxx && (operand_kinds(ctx, a) & 1u << TY_ENUM)) {
         /* The overload the device compiler picks must be sema's: with an
-         * enum inside, its type may differ (max(e, x), max(x & e, y) are
-         * ambiguous), so the argument gets sema's type written out.
+         * enum among the operands that type it, the argument's C type may
+         * differ (sema takes an enum as int, OpenCL C as its compatible
+         * type, unsigned int when no enumerator is negative: max(e, x),
+         * max(x & e, y) are ambiguous), so it gets sema's type written out.
          * C++ targets: emit_expr_c_typed. */
         static const Type int_type = {.kind = TY_INT, .size = 4, .align = 4};
         print_cast_to(ctx, kind_of(emit_canonical(a->ty)) == TY_ENUM ? &int_type : a->ty, a);
