@@ -437,10 +437,8 @@ static sgrt_status alg_spmv(sgrt_program *p, bool fp64, const alg_spmv_plan *pla
                       : spmv_launch_spmv_gather_float(p, &d, b->partial, y, b->longest,
                                                       b->first_chunk, plan->longest, later);
     }
-    if (first)
+    if (first) /* without it no event was asked for */
         *first = e0, *last = e1 ? e1 : e0;
-    else if (e1)
-        sgrt_event_free(e1);
     return st;
 }
 

@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *first_defines[] = {"N=4", "NDEBUG"};
     bool first_undef[] = {false, true};
     PPOptions first = {.defines = first_defines, .define_is_undef = first_undef,
-                       .define_count = 2};
+                       .define_count = sizeof first_defines / sizeof *first_defines};
     EmitBuffer printed;
     if (preprocess_text((const char *)data, size, &first, &printed)) {
         /* The predefined object-like macros (preprocess.h), off for the
@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                         "CLK_GLOBAL_MEM_FENCE"};
         bool second_undef[] = {true, true, true, true, true, true, true};
         PPOptions second = {.defines = second_defines, .define_is_undef = second_undef,
-                            .define_count = 7};
+                            .define_count = sizeof second_defines / sizeof *second_defines};
         EmitBuffer expanded, reread;
         emit_buffer_init(&expanded);
         emit_buffer_init(&reread);
