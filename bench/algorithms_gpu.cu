@@ -8,8 +8,8 @@
  *   compact    compact_below              cub::DeviceSelect::If (x < threshold)
  *   histogram  histogram_aggregated,      cub::DeviceHistogram::HistogramEven
  *              histogram_atomic           (256 bins, uniform and skewed)
- *   spmv       spmv_csr_{float,double}    cusparseSpMV (CSR, ALG_DEFAULT)
- *              + spmv_rows and spmv_chunks/gather for long rows,
+ *   spmv       spmv_{float,double}        cusparseSpMV (CSR, ALG_DEFAULT)
+ *              (one launch; long rows by sub-groups and chunks),
  *              with ROW_GROUP from the matrix (also without the split),
  *              and every other ROW_GROUP
  *
@@ -296,49 +296,43 @@ template <class T> static void bench_spmv(cusparseHandle_t h, const alg_csr *m)
     double bytes = alg_spmv_bytes(m, sizeof(T));
     alg_spmv_plan chosen;
     alg_spmv_plan_make(&chosen, m, 0, 0);
-    /* the chosen plan, the chosen ROW_GROUP without the split (what
-     * splitting is worth), then every other ROW_GROUP with its own split */
-    for (uint32_t g = chosen.row_group, k = 0; k < 7; g = k <= 1 ? 2 : g * 2, k++) {
-        if (k > 1 && g == chosen.row_group)
-            continue;
+    /* the chosen plan; the chosen ROW_GROUP without the split (what
+     * splitting is worth) and with shorter long_row limits; then every
+     * other ROW_GROUP with its own split */
+    struct { uint32_t row_group, long_row; const char *note; } config[16];
+    int configs = 0;
+    uint32_t rg = chosen.row_group;
+    config[configs++] = {rg, 0, " (chosen)"};
+    if (chosen.medium + chosen.longest) {
+        config[configs++] = {rg, UINT32_MAX, " (chosen, no split)"};
+        config[configs++] = {rg, 8 * rg, ", long_row 8 x ROW_GROUP"};
+        config[configs++] = {rg, 16 * rg, ", long_row 16 x ROW_GROUP"};
+    }
+    for (uint32_t g = 2; g <= 32; g *= 2)
+        if (g != rg)
+            config[configs++] = {g, 0, ""};
+    for (int k = 0; k < configs; k++) {
+        uint32_t g = config[k].row_group;
         alg_spmv_plan plan;
-        alg_spmv_plan_make(&plan, m, g, k == 1 ? UINT32_MAX : 0);
-        if (k == 1 && chosen.medium + chosen.longest == 0) {
-            alg_spmv_plan_free(&plan);
-            continue; /* nothing was split off */
-        }
-        std::vector<uint32_t *> owned;
-        auto list = [&](const uint32_t *host, size_t count) {
-            uint32_t *dev = dev_alloc<uint32_t>(count + 1);
-            CK(cudaMemcpy(dev, host, count * 4, cudaMemcpyHostToDevice));
-            owned.push_back(dev);
-            return wrap(dev, count * 4 + 4);
-        };
-        T *d_partial = dev_alloc<T>(plan.chunks + 1);
-        alg_spmv_buffers lists = {list(plan.medium_rows, plan.medium),
-                                  list(plan.longest_rows, plan.longest),
-                                  list(plan.chunk_row, plan.chunks),
-                                  list(plan.chunk_start, plan.chunks),
-                                  list(plan.first_chunk, (size_t)plan.longest + 1),
-                                  wrap(d_partial, ((size_t)plan.chunks + 1) * sizeof(T))};
+        alg_spmv_plan_make(&plan, m, g, config[k].long_row);
+        uint32_t *d_list = dev_alloc<uint32_t>(plan.list_len + 1);
+        CK(cudaMemcpy(d_list, plan.list, plan.list_len * 4, cudaMemcpyHostToDevice));
+        size_t scratch_bytes = alg_spmv_scratch_bytes(&plan);
+        char *d_scratch = dev_alloc<char>(scratch_bytes);
+        CK(cudaMemset(d_scratch, 0, scratch_bytes)); /* once: each launch leaves it zero */
+        alg_spmv_buffers lists = {wrap(d_list, plan.list_len * 4 + 4), wrap(d_scratch, scratch_bytes)};
         sgrt_program *p = build(&spmv_module, 0, g); /* ROW_GROUP, bound at run time */
         CK(cudaMemset(d_y, 0, (size_t)m->rows * sizeof(T)));
         double s_ms = time_ms([&] {
-            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, b_row, b_col, b_val, b_x, b_y, m->rows, &lists,
-                                  NULL, NULL));
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, b_row, b_col, b_val, b_x, b_y, m->rows, &lists, NULL));
         });
         char variant[128];
         snprintf(variant, sizeof variant, "%s %s, ROW_GROUP %u%s, %u + %u rows split off", m->name,
-                 fp64 ? "fp64" : "fp32", g, k == 0 ? " (chosen)" : k == 1 ? " (chosen, no split)" : "",
-                 plan.medium, plan.longest);
+                 fp64 ? "fp64" : "fp32", g, config[k].note, plan.medium, plan.longest);
         row("spmv", variant, bytes, s_ms, check(), "cusparseSpMV", l_ms, l_ok);
         sgrt_program_free(p);
-        sgrt_buffer_free(lists.medium), sgrt_buffer_free(lists.longest);
-        sgrt_buffer_free(lists.chunk_row), sgrt_buffer_free(lists.chunk_start);
-        sgrt_buffer_free(lists.first_chunk), sgrt_buffer_free(lists.partial);
-        for (uint32_t *dev : owned)
-            CK(cudaFree(dev));
-        CK(cudaFree(d_partial));
+        sgrt_buffer_free(lists.list), sgrt_buffer_free(lists.scratch);
+        CK(cudaFree(d_list)), CK(cudaFree(d_scratch));
         alg_spmv_plan_free(&plan);
     }
     alg_spmv_plan_free(&chosen);

@@ -153,45 +153,89 @@ static void alg_csr_banded(alg_csr *m, uint32_t rows, uint32_t half, uint32_t se
 
 /* How spmv.sgc runs one matrix, decided from its row lengths. */
 typedef struct alg_spmv_plan {
-    uint32_t row_group;         /* spec constant ROW_GROUP of spmv_csr */
-    uint32_t long_row;          /* longer rows are left to spmv_rows and spmv_chunks */
-    uint32_t medium, longest;   /* how many rows spmv_rows and spmv_chunks take */
-    uint32_t *medium_rows;      /* their indices: 32 work-items each (up to 1024 nonzeros) */
-    uint32_t *longest_rows;     /* and the longer ones, cut into chunks */
+    uint32_t row_group;         /* spec constant ROW_GROUP */
+    uint32_t long_row;          /* longer rows are listed in `list` */
+    uint32_t medium, longest;   /* how many rows take a sub-group, and chunks */
     uint32_t chunks;            /* how many chunks of ALG_CHUNK_NNZ nonzeros */
-    uint32_t *chunk_row, *chunk_start; /* per chunk: its row and first nonzero */
-    uint32_t *first_chunk;      /* per longest row: its first chunk; [longest] = chunks */
+    uint32_t *list;             /* spmv.sgc's plan[]; list_len entries */
+    size_t list_len;
 } alg_spmv_plan;
 
 #define ALG_MEDIUM_ROW 1024 /* = 32 work-items x 32 steps */
-#define ALG_CHUNK_NNZ 2048u /* = 256 work-items x 8 steps */
+#define ALG_CHUNK_NNZ 2048u /* = 256 work-items x 8 steps (spmv.sgc's SPMV_CHUNK) */
 
-/* Device copies of a plan's lists, made by the caller (sgrt buffers of its
- * own or wrapped native memory); partial holds `chunks` values of T. */
+/* Device copies for a plan, made by the caller (sgrt buffers of its own or
+ * wrapped native memory): `list` holds plan->list, `scratch`
+ * alg_spmv_scratch_bytes() zero bytes (spmv leaves them zero). */
 typedef struct alg_spmv_buffers {
-    sgrt_buffer *medium, *longest, *chunk_row, *chunk_start, *first_chunk, *partial;
+    sgrt_buffer *list, *scratch;
 } alg_spmv_buffers;
 
-/* The rows longer than ALG_MEDIUM_ROW, cut into chunks of ALG_CHUNK_NNZ. */
-static void alg_spmv_plan_chunks(alg_spmv_plan *pl, const alg_csr *m)
+static size_t alg_spmv_scratch_bytes(const alg_spmv_plan *pl)
 {
-    uint32_t chunks = 0;
-    for (uint32_t i = 0; i < pl->longest; i++) {
-        uint32_t r = pl->longest_rows[i], len = m->row_ptr[r + 1] - m->row_ptr[r];
-        chunks += (len + ALG_CHUNK_NNZ - 1) / ALG_CHUNK_NNZ;
+    return 8 * ((size_t)pl->longest + 2 * (size_t)pl->chunks) + 8;
+}
+
+static uint32_t alg_row_length(const alg_csr *m, uint32_t r)
+{
+    return m->row_ptr[r + 1] - m->row_ptr[r];
+}
+
+/* The power of two nearest to the median row length / 8, in [2, 32]. */
+static uint32_t alg_spmv_row_group(const alg_csr *m)
+{
+    enum { CAP = 4096 };
+    uint32_t *count = (uint32_t *)calloc(CAP + 1, sizeof(uint32_t)), median = 0, seen = 0;
+    if (!count) {
+        fprintf(stderr, "algorithms: out of memory\n");
+        exit(2);
     }
-    pl->chunks = chunks;
-    pl->chunk_row = (uint32_t *)alg_alloc(sizeof(uint32_t) * (chunks + 1));
-    pl->chunk_start = (uint32_t *)alg_alloc(sizeof(uint32_t) * (chunks + 1));
-    pl->first_chunk = (uint32_t *)alg_alloc(sizeof(uint32_t) * (pl->longest + 1));
+    for (uint32_t r = 0; r < m->rows; r++) {
+        uint32_t len = alg_row_length(m, r);
+        count[len < CAP ? len : CAP]++;
+    }
+    while (median < CAP && (seen += count[median]) < (m->rows + 1) / 2)
+        median++;
+    free(count);
+    uint32_t row_group = 2;
+    while (row_group < 32 && median >= 12 * row_group)
+        row_group *= 2; /* nearest: median / 8 >= 1.5 x row_group */
+    return row_group;
+}
+
+/* Fills pl->list (counts first, then the entries): the medium rows, the
+ * long rows, each long row's first chunk, then (long row, start) per chunk. */
+static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m)
+{
+    uint32_t medium = 0, longest = 0, chunks = 0;
+    for (uint32_t r = 0; r < m->rows; r++) {
+        uint32_t len = alg_row_length(m, r);
+        if (len <= pl->long_row)
+            continue;
+        if (len <= ALG_MEDIUM_ROW)
+            medium++;
+        else
+            longest++, chunks += (len + ALG_CHUNK_NNZ - 1) / ALG_CHUNK_NNZ;
+    }
+    pl->medium = medium, pl->longest = longest, pl->chunks = chunks;
+    pl->list_len = (size_t)medium + 2 * (size_t)longest + 1 + 2 * (size_t)chunks;
+    pl->list = (uint32_t *)alg_alloc(sizeof(uint32_t) * pl->list_len);
+    uint32_t *med = pl->list, *lng = med + medium, *first = lng + longest, *chunk = first + longest + 1;
     uint32_t c = 0;
-    for (uint32_t i = 0; i < pl->longest; i++) {
-        uint32_t r = pl->longest_rows[i];
-        pl->first_chunk[i] = c;
+    for (uint32_t r = 0; r < m->rows; r++) {
+        uint32_t len = alg_row_length(m, r);
+        if (len <= pl->long_row)
+            continue;
+        if (len <= ALG_MEDIUM_ROW) {
+            *med++ = r;
+            continue;
+        }
+        *first++ = c;
         for (uint32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j += ALG_CHUNK_NNZ, c++)
-            pl->chunk_row[c] = r, pl->chunk_start[c] = j;
+            chunk[2 * c] = (uint32_t)(lng - (pl->list + medium)), chunk[2 * c + 1] = j;
+        *lng++ = r;
     }
-    pl->first_chunk[pl->longest] = c;
+    *first = c;
 }
 
 /* The plan for a matrix; row_group 0 chooses it, others force it (the
@@ -207,63 +251,19 @@ static void alg_spmv_plan_chunks(alg_spmv_plan *pl, const alg_csr *m)
  * than the row's work idles lanes and multiplies the warps, each of which
  * pays the row_ptr -> col -> x latency chain.
  *
- * Rows longer than long_row (more than 32 steps of the group) go to
- * spmv_rows, one work-group of 32 per row, up to 1024 nonzeros; longer
- * ones to spmv_chunks and spmv_gather. */
+ * Rows longer than long_row (more than 32 steps of the group) take a
+ * sub-group each, up to 1024 nonzeros; longer ones are cut into chunks. */
 static void alg_spmv_plan_make(alg_spmv_plan *pl, const alg_csr *m, uint32_t row_group,
                                uint32_t long_row)
 {
-    enum { CAP = 4096 };
-    uint32_t *count = (uint32_t *)calloc(CAP + 1, sizeof(uint32_t)), median = 0, seen = 0;
-    if (!count) {
-        fprintf(stderr, "algorithms: out of memory\n");
-        exit(2);
-    }
-    for (uint32_t r = 0; r < m->rows; r++) {
-        uint32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
-        count[len < CAP ? len : CAP]++;
-    }
-    while (median < CAP && (seen += count[median]) < (m->rows + 1) / 2)
-        median++;
-    free(count);
-    if (row_group == 0)
-        for (row_group = 2; row_group < 32 && median >= 12 * row_group;)
-            row_group *= 2; /* nearest: median / 8 >= 1.5 x row_group */
-    pl->row_group = row_group;
-    pl->long_row = long_row ? long_row : 32 * row_group;
-    pl->medium = pl->longest = 0;
-    pl->medium_rows = (uint32_t *)alg_alloc(sizeof(uint32_t));
-    pl->longest_rows = (uint32_t *)alg_alloc(sizeof(uint32_t));
-    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
-        uint32_t medium = 0, longest = 0;
-        for (uint32_t r = 0; r < m->rows; r++) {
-            uint32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
-            if (len <= pl->long_row)
-                continue;
-            if (len <= ALG_MEDIUM_ROW) {
-                if (pass)
-                    pl->medium_rows[medium] = r;
-                medium++;
-            } else {
-                if (pass)
-                    pl->longest_rows[longest] = r;
-                longest++;
-            }
-        }
-        if (!pass) {
-            free(pl->medium_rows), free(pl->longest_rows);
-            pl->medium_rows = (uint32_t *)alg_alloc(sizeof(uint32_t) * (medium + 1));
-            pl->longest_rows = (uint32_t *)alg_alloc(sizeof(uint32_t) * (longest + 1));
-        }
-        pl->medium = medium, pl->longest = longest;
-    }
-    alg_spmv_plan_chunks(pl, m);
+    pl->row_group = row_group ? row_group : alg_spmv_row_group(m);
+    pl->long_row = long_row ? long_row : 32 * pl->row_group;
+    alg_spmv_plan_list(pl, m);
 }
 
 static void alg_spmv_plan_free(alg_spmv_plan *pl)
 {
-    free(pl->medium_rows), free(pl->longest_rows);
-    free(pl->chunk_row), free(pl->chunk_start), free(pl->first_chunk);
+    free(pl->list);
 }
 
 /* Bytes an SpMV must move at least: the matrix, x once, y once. */
@@ -399,47 +399,22 @@ static sgrt_status alg_histogram(sgrt_program *p, bool aggregated, sgrt_buffer *
                       : histogram_launch_histogram_atomic(p, &d, in, hist, n, bins, last);
 }
 
-/* y = A x (spmv.sgc, program built with ROW_GROUP = plan->row_group):
- * spmv_csr for the rows up to plan->long_row, spmv_rows for the medium
- * ones, spmv_chunks + spmv_gather for the longest (b: device copies of the
- * plan's lists).  first and last: both or neither. */
+/* y = A x (spmv.sgc, program built with ROW_GROUP = plan->row_group), one
+ * launch: the CSR-vector work-groups, then the medium rows' and the long
+ * rows' chunks' (b: device copies of the plan's list and the scratch). */
 static sgrt_status alg_spmv(sgrt_program *p, bool fp64, const alg_spmv_plan *plan,
                             sgrt_buffer *row_ptr, sgrt_buffer *col, sgrt_buffer *val,
                             sgrt_buffer *x, sgrt_buffer *y, uint32_t rows,
-                            const alg_spmv_buffers *b, sgrt_event **first, sgrt_event **last)
+                            const alg_spmv_buffers *b, sgrt_event **done)
 {
-    sgrt_launch_dims d = alg_dims((size_t)rows * plan->row_group);
-    sgrt_event *e0 = NULL, *e1 = NULL;
-    sgrt_event **later = first ? &e1 : NULL;
-    sgrt_status st = fp64 ? spmv_launch_spmv_csr_double(p, &d, row_ptr, col, val, x, y, rows,
-                                                        plan->long_row, first ? &e0 : NULL)
-                          : spmv_launch_spmv_csr_float(p, &d, row_ptr, col, val, x, y, rows,
-                                                       plan->long_row, first ? &e0 : NULL);
-    if (st == SGRT_SUCCESS && plan->medium) {
-        d.global[0] = (size_t)plan->medium * 32;
-        d.local[0] = 32;
-        st = fp64 ? spmv_launch_spmv_rows_double(p, &d, row_ptr, col, val, x, y, b->medium, later)
-                  : spmv_launch_spmv_rows_float(p, &d, row_ptr, col, val, x, y, b->medium, later);
-    }
-    if (st == SGRT_SUCCESS && plan->longest) {
-        if (e1)
-            sgrt_event_free(e1), e1 = NULL;
-        d.global[0] = (size_t)plan->chunks * 256;
-        d.local[0] = 256;
-        st = fp64 ? spmv_launch_spmv_chunks_double(p, &d, row_ptr, col, val, x, b->partial,
-                                                   b->chunk_row, b->chunk_start, ALG_CHUNK_NNZ, NULL)
-                  : spmv_launch_spmv_chunks_float(p, &d, row_ptr, col, val, x, b->partial,
-                                                  b->chunk_row, b->chunk_start, ALG_CHUNK_NNZ, NULL);
-        d = alg_dims(plan->longest);
-        if (st == SGRT_SUCCESS)
-            st = fp64 ? spmv_launch_spmv_gather_double(p, &d, b->partial, y, b->longest,
-                                                       b->first_chunk, plan->longest, later)
-                      : spmv_launch_spmv_gather_float(p, &d, b->partial, y, b->longest,
-                                                      b->first_chunk, plan->longest, later);
-    }
-    if (first) /* without it no event was asked for */
-        *first = e0, *last = e1 ? e1 : e0;
-    return st;
+    size_t rows_per_group = ALG_LOCAL / 32;
+    size_t groups = ((size_t)rows * plan->row_group + ALG_LOCAL - 1) / ALG_LOCAL +
+                    (plan->medium + rows_per_group - 1) / rows_per_group + plan->chunks;
+    sgrt_launch_dims d = alg_dims(groups * ALG_LOCAL);
+    return fp64 ? spmv_launch_spmv_double(p, &d, row_ptr, col, val, x, y, rows, plan->long_row,
+                                          b->list, plan->medium, plan->longest, b->scratch, done)
+                : spmv_launch_spmv_float(p, &d, row_ptr, col, val, x, y, rows, plan->long_row,
+                                         b->list, plan->medium, plan->longest, b->scratch, done);
 }
 
 #endif

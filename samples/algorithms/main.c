@@ -8,7 +8,7 @@
  *              global atomics beside it)
  *   spmv       CSR y = A x, fp32 and fp64, ROW_GROUP picked from the
  *              row lengths (spmv.sgc: fixed_size_group<spec constant>),
- *              long rows split off to a work-group each, on a 5-point
+ *              longer rows by sub-groups and chunks, on a 5-point
  *              Laplacian, a power-law graph and a dense band; the line
  *              says g=ROW_GROUP+rows of 32 work-items+rows of 256
  *   copy       the device's copy bandwidth: the yardstick for the others
@@ -232,14 +232,11 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     alg_ref_spmv(m, x, want, scale);
     sgrt_buffer *row_ptr = upload(ctx, m->row_ptr, ((size_t)m->rows + 1) * 4);
     sgrt_buffer *col = upload(ctx, m->col, (size_t)m->nnz * 4);
-    alg_spmv_buffers lists = {
-        .medium = upload(ctx, plan.medium_rows, (size_t)plan.medium * 4),
-        .longest = upload(ctx, plan.longest_rows, (size_t)plan.longest * 4),
-        .chunk_row = upload(ctx, plan.chunk_row, (size_t)plan.chunks * 4),
-        .chunk_start = upload(ctx, plan.chunk_start, (size_t)plan.chunks * 4),
-        .first_chunk = upload(ctx, plan.first_chunk, ((size_t)plan.longest + 1) * 4),
-        .partial = upload(ctx, NULL, (size_t)plan.chunks * 8),
-    };
+    alg_spmv_buffers lists = {upload(ctx, plan.list, plan.list_len * 4),
+                              upload(ctx, NULL, alg_spmv_scratch_bytes(&plan))};
+    uint8_t zero = 0; /* the scratch starts zero; each launch leaves it so */
+    SAMPLE_CHECK(sgrt_buffer_fill(NULL, lists.scratch, &zero, 1, 0, alg_spmv_scratch_bytes(&plan),
+                                  NULL, 0, NULL));
     double *ms = (double *)alg_alloc(sizeof(double) * (size_t)repeats);
     for (int fp64 = 0; fp64 < 2; fp64++) {
         if (fp64 && !info.fp64)
@@ -256,10 +253,9 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
         uint8_t nan = 0xff; /* a row no kernel writes stays NaN and fails the check */
         SAMPLE_CHECK(sgrt_buffer_fill(NULL, dy, &nan, 1, 0, (size_t)m->rows * elem, NULL, 0, NULL));
         for (int r = -1; r < repeats; r++) {
-            sgrt_event *first, *last;
-            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, &lists,
-                                  &first, &last));
-            double t = span_ms(first, last);
+            sgrt_event *e;
+            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, &lists, &e));
+            double t = span_ms(e, e);
             if (r >= 0)
                 ms[r] = t;
         }
@@ -290,9 +286,7 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     }
     free(x), free(want), free(scale), free(ms);
     sgrt_buffer_free(row_ptr), sgrt_buffer_free(col);
-    sgrt_buffer_free(lists.medium), sgrt_buffer_free(lists.longest), sgrt_buffer_free(lists.chunk_row);
-    sgrt_buffer_free(lists.chunk_start), sgrt_buffer_free(lists.first_chunk);
-    sgrt_buffer_free(lists.partial);
+    sgrt_buffer_free(lists.list), sgrt_buffer_free(lists.scratch);
     sgrt_program_free(p);
     alg_spmv_plan_free(&plan);
 }
