@@ -287,9 +287,10 @@ static Type *math(Sema *s, Args *A, bool int_ok)
     }
     Type *ty;
     if (int_ok && all_int) {
-        ty = type_promote(s, A->t[0]);
-        for (int i = 1; i < A->n; i++)
-            ty = type_common_arith(s, ty, A->t[i]);
+        /* an enum argument counts as int (docs/REFERENCE.md) */
+        ty = s->basic[TY_INT];
+        for (int i = 0; i < A->n; i++)
+            ty = type_common_arith(s, ty, A->t[i]->kind == TY_ENUM ? s->basic[TY_INT] : A->t[i]);
     } else {
         ty = s->basic[any_double ? TY_DOUBLE : TY_FLOAT];
     }

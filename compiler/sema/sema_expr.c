@@ -154,7 +154,10 @@ static bool fold_binary(OpKind op, int64_t a, int64_t b, const Type *ty, int64_t
 
 /* ---- conversions -------------------------------------------------------- */
 
-static TypeKind arith_kind(const Type *ty) { return ty->kind == TY_ENUM ? TY_INT : ty->kind; }
+static TypeKind arith_kind(const Type *ty)
+{
+    return ty->kind == TY_ENUM ? type_enum_compatible_kind(ty) : ty->kind;
+}
 
 Node *sema_implicit_cast(Sema *s, Node *n, Type *to)
 {

@@ -102,6 +102,7 @@ Type *type_ptr(Sema *s, Type *base);
 Type *type_array(Sema *s, Type *elem, int64_t len, Node *len_expr);
 Type *type_group(Sema *s, GroupKind kind, Node *size_expr, int64_t size);
 Type *type_decay(Sema *s, Type *ty);
+TypeKind type_enum_compatible_kind(const Type *ty);
 Type *type_promote(Sema *s, Type *ty);
 Type *type_common_arith(Sema *s, Type *a, Type *b);
 Type *type_to_unsigned(Sema *s, Type *ty);

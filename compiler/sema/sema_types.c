@@ -298,13 +298,28 @@ static int int_rank(TypeKind k)
     }
 }
 
-/* C17 6.3.1.1: everything narrower than int becomes int. */
+/* C17 6.7.2.2: an enum type is compatible with an integer type the
+ * implementation picks.  gcc and clang, hence OpenCL C, pick unsigned int
+ * unless an enumerator is negative, and the CUDA output declares enum
+ * objects with that type (docs/REFERENCE.md), so arithmetic on an enum
+ * object is unsigned there: sema must agree, or the casts sgcc writes from
+ * its types (built-in arguments) change values.  Enumerators are int. */
+TypeKind type_enum_compatible_kind(const Type *ty)
+{
+    while (ty->origin && ty->origin != ty)
+        ty = ty->origin;
+    return ty->enum_has_negative ? TY_INT : TY_UINT;
+}
+
+/* C17 6.3.1.1: everything narrower than int becomes int; an enum becomes
+ * its compatible type (int or unsigned int, both of int's rank). */
 Type *type_promote(Sema *s, Type *ty)
 {
     switch (ty->kind) {
     case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
-    case TY_ENUM:
         return s->basic[TY_INT];
+    case TY_ENUM:
+        return s->basic[type_enum_compatible_kind(ty)];
     default:
         return ty;
     }

@@ -9,6 +9,9 @@
 # GPU machine (GEN_FIRST=N), each in its own pipeline.  Packing runs JOBS at
 # a time (default the CPU count).  SGCGEN_FLAGS: more sgcgen.py options
 # (e.g. --no-workarounds); KERNELS: kernels per module (default 4).
+# GPU_CASES=1 also packs the GPU-only regression cases (tests/diff/gpu_cases:
+# mismatches no CPU device shows), translated by SGCC; with COUNT 0 and no
+# GEN_FIRST, gpu_campaign.sh then runs exactly those.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sgcc=$1 first=$2 count=$3 dest=$4
@@ -30,4 +33,16 @@ for ((s = first; s < first + count; s++)); do
     echo "$s wg"
     echo "$s sg"
 done | xargs -r -P "${JOBS:-$(nproc)}" -n 2 bash -c 'pack_one "$0" "$1"'
-echo "packed $((count * 2)) modules into $dest"
+cases=0
+if [ "${GPU_CASES:-0}" = 1 ]; then
+    for dir in "$here"/gpu_cases/*/; do
+        name=$(basename "$dir") base=$dest/mod/$(basename "$dir")
+        cp "$dir/case.sgc" "$base.sgc"
+        cp "$dir/case_ref.c" "${base}_ref.c"
+        cp "$dir/case.manifest" "$base.manifest"
+        # shellcheck disable=SC2046
+        "$sgcc" $(cat "$dir/case.sgccopts") -w -t all -o "$base" "$base.sgc"
+        cases=$((cases + 1))
+    done
+fi
+echo "packed $((count * 2)) modules and $cases GPU cases into $dest"

@@ -145,6 +145,6 @@ extern "C" __global__ void cxx_gaps(int *out, void *raw, int v) {
     struct inner in = {v};
     char word[3] = {'a', 'b', 'c'};
     out[6] = in.x + word[2];
-    unsigned int shades[3] = {(unsigned int)v, RED, 2};
+    unsigned int shades[3] = {(unsigned int)v, RED, 2u};
     out[7] = shades[0];
 }

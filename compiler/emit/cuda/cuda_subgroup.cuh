@@ -307,7 +307,8 @@ __device__ __forceinline__ bool whole_warp(group g)
 }
 
 /* Algorithm A on a narrow fixed-size group.  Not the whole warp: the
- * active lanes plus the block's own, and the ladder (it reads lower lanes
+ * lanes of a partial warp when all are at the call, else the block's own
+ * (below), and the ladder (it reads lower lanes
  * only) serves a partial block too, so no rank arithmetic and no loop
  * with a run-time trip count is left.  That keeps the call small enough
  * for nvcc to unroll a loop of calls around the whole-warp test.
@@ -323,7 +324,14 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
 {
     if (whole_warp(g))
         return block_algo_under<A>(0xffffffffu, g.size, x, op);
-    unsigned mask = __activemask() | g.mask;
+    /* Every lane of the warp at the call (a test all of them answer
+     * alike), else the block's own lanes.  Not __activemask() | g.mask:
+     * lanes of one block that reach the call apart (after divergent code)
+     * would name different masks in one shuffle, which is undefined: wrong
+     * values and hangs on the H200 (docs/RELIABILITY.md, case
+     * cuda_fixed_mask_diverged). */
+    unsigned present = sub_group_mask();
+    unsigned mask = __activemask() == present ? present : g.mask;
     if constexpr (A == BLOCK_REDUCE)
         return block_prefix_reduce_under(mask, g.size, last_lane(g.mask), x, op);
     else

@@ -272,11 +272,16 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #endif
 /* Runs algo on the block under its shuffle mask.  nvptx: one mask for every
  * lane running this code, so a converged warp's 32/N blocks do not shuffle
- * under N-lane masks the hardware serialises: the active lanes plus the
- * block's own (the whole warp takes SGC_NV_WARP_* below first).
- * Elsewhere the block's own mask. */
+ * under N-lane masks the hardware serialises: the lanes of the (partial)
+ * warp when all of them are at the call, a test every lane answers alike,
+ * else the block's own (the whole warp takes SGC_NV_WARP_* below first).
+ * Not the active lanes plus the block's: lanes of one block reaching the
+ * call apart would name different masks in one shuffle (cuda_subgroup.cuh,
+ * on_fixed).  Elsewhere the block's own mask. */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_ON_BLOCK(algo, g, x) return algo(sgc_ptx_activemask() | (g).mask, (g).size, x)
+#define SGC_ON_BLOCK(algo, g, x)                                                 \
+    return algo(sgc_ptx_activemask() == sgc_sub_group_mask() ? sgc_sub_group_mask() : (g).mask, \
+                (g).size, x)
 #else
 #define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
