@@ -285,12 +285,20 @@ static Type *math(Sema *s, Args *A, bool int_ok)
         all_int &= type_is_integer(A->t[i]);
         any_double |= A->t[i]->kind == TY_DOUBLE;
     }
+    /* An enum argument counts as int (docs/REFERENCE.md), not as the enum's
+     * compatible type: it gets an int cast of its own, which the emitters
+     * print, before the common type's. */
+    for (int i = 0; i < A->n; i++) {
+        if (A->t[i]->kind == TY_ENUM) {
+            A->a[i] = sema_implicit_cast(s, A->a[i], s->basic[TY_INT]);
+            A->t[i] = s->basic[TY_INT];
+        }
+    }
     Type *ty;
     if (int_ok && all_int) {
-        /* an enum argument counts as int (docs/REFERENCE.md) */
-        ty = s->basic[TY_INT];
-        for (int i = 0; i < A->n; i++)
-            ty = type_common_arith(s, ty, A->t[i]->kind == TY_ENUM ? s->basic[TY_INT] : A->t[i]);
+        ty = type_promote(s, A->t[0]);
+        for (int i = 1; i < A->n; i++)
+            ty = type_common_arith(s, ty, A->t[i]);
     } else {
         ty = s->basic[any_double ? TY_DOUBLE : TY_FLOAT];
     }
