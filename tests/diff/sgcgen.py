@@ -200,8 +200,10 @@ class HostIntArg(E):
         super().__init__("int", "{0}", [sub], sub.u)
 
     def s(self, lane):
+        # lane None: SGC text, or a device function, whose text both files
+        # share; ENUM_ARG is (x) in the module and ((int)(x)) in the oracle
         text = self.subs[0].s(lane)
-        return text if lane is None else "((int)(%s))" % text
+        return "ENUM_ARG(%s)" % text if lane is None else "((int)(%s))" % text
 
 
 def host_int_arg(x):
@@ -2291,6 +2293,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
     for name, fields in gen.structs:
         sgc.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
     sgc += gen.ctype_text
+    sgc.append("#define ENUM_ARG(x) (x) /* an enum argument of min/max/clamp: int in SGC */")
     sgc.append(SAFE_FUNCS.strip())
     sgc.append(safe_funcs().strip())
     sgc.append(print_funcs(gen, drop).rstrip())
@@ -2383,6 +2386,7 @@ def write_module(gen, base, drop=frozenset(), only=None):
         host.append("struct %s { %s };" % (name, " ".join("%s %s;" % (t, f) for f, t in fields)))
     host += gen.ctype_text
     host.append(HOST_MATH.strip())
+    host.append("#define ENUM_ARG(x) ((int)(x)) /* C would take the enum's unsigned type */")
     host.append(SAFE_FUNCS.strip())
     host.append(safe_funcs().strip())
     host.append(print_funcs(gen, drop).rstrip())

@@ -13,5 +13,5 @@ __kernel void k(__global ulong *out) {
     uint gid = get_global_id(0);
     enum En e = A2;
     int x = -3;
-    out[gid] = (ulong)max((uint)e, gid) + (ulong)min(x, (int)e) + (ulong)clamp((int)e, 0, 4) + (ulong)(int)abs((int)e) + (ulong)max((uint)(e * x), 0u);
+    out[gid] = (ulong)max((uint)(int)e, gid) + (ulong)min(x, (int)e) + (ulong)clamp((int)e, 0, 4) + (ulong)(int)abs((int)e) + (ulong)max((uint)(e * x), 0u);
 }

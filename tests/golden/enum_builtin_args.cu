@@ -22,5 +22,5 @@ extern "C" __global__ void k(unsigned long long *out) {
     unsigned int gid = get_global_id(0);
     unsigned int e = A2;
     int x = -3;
-    out[gid] = (unsigned long long)max((unsigned int)e, gid) + (unsigned long long)min(x, (int)e) + (unsigned long long)min(max((int)e, 0), 4) + (unsigned long long)abs((int)e) + (unsigned long long)max(e * x, 0u);
+    out[gid] = (unsigned long long)max((unsigned int)(int)e, gid) + (unsigned long long)min(x, (int)e) + (unsigned long long)min(max((int)e, 0), 4) + (unsigned long long)abs((int)e) + (unsigned long long)max(e * x, 0u);
 }
