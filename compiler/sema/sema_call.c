@@ -284,13 +284,12 @@ static Type *math(Sema *s, Args *A, bool int_ok)
         }
         all_int &= type_is_integer(A->t[i]);
         any_double |= A->t[i]->kind == TY_DOUBLE;
-    }
-    /* An enum argument counts as int (docs/REFERENCE.md), not as the enum's
-     * compatible type: it gets an int cast of its own, written out like a
-     * cast in the source, before the common type's.  max(l, e) with a long
-     * l is max(l, (long)(int)e): (long)e would widen the unsigned int the
-     * outputs declare e with, and an e holding -1 would be 4294967295. */
-    for (int i = 0; i < A->n; i++) {
+        /* An enum argument counts as int (docs/REFERENCE.md), not as the
+         * enum's compatible type: it gets an int cast of its own, written
+         * out like a cast in the source, before the common type's.
+         * max(l, e) with a long l is max(l, (long)(int)e): (long)e would
+         * widen the unsigned int the outputs declare e with, and an e
+         * holding -1 would be 4294967295. */
         if (A->t[i]->kind == TY_ENUM) {
             Node *as_int = sema_implicit_cast(s, A->a[i], s->basic[TY_INT]);
             if (as_int != A->a[i])

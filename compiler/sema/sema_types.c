@@ -306,9 +306,7 @@ static int int_rank(TypeKind k)
  * its types (built-in arguments) change values.  Enumerators are int. */
 TypeKind type_enum_compatible_kind(const Type *ty)
 {
-    while (ty->origin && ty->origin != ty)
-        ty = ty->origin;
-    return ty->enum_has_negative ? TY_INT : TY_UINT;
+    return type_unqualified(ty)->enum_has_negative ? TY_INT : TY_UINT;
 }
 
 /* C17 6.3.1.1: everything narrower than int becomes int; an enum becomes

@@ -10,7 +10,7 @@
  *              row lengths (spmv.sgc: fixed_size_group<spec constant>),
  *              longer rows by sub-groups and chunks, on a 5-point
  *              Laplacian, a power-law graph and a dense band; the line
- *              says g=ROW_GROUP+rows of 32 work-items+rows of 256
+ *              says g=ROW_GROUP+rows of a sub-group+rows cut into chunks
  *   copy       the device's copy bandwidth: the yardstick for the others
  *
  * Each line gives the median device time (profiling events, zeroing of

@@ -36,7 +36,7 @@ done | xargs -r -P "${JOBS:-$(nproc)}" -n 2 bash -c 'pack_one "$0" "$1"'
 cases=0
 if [ "${GPU_CASES:-0}" = 1 ]; then
     for dir in "$here"/gpu_cases/*/; do
-        name=$(basename "$dir") base=$dest/mod/$(basename "$dir")
+        base=$dest/mod/$(basename "$dir")
         cp "$dir/case.sgc" "$base.sgc"
         cp "$dir/case_ref.c" "${base}_ref.c"
         cp "$dir/case.manifest" "$base.manifest"
