@@ -295,26 +295,27 @@ template <class T> static void bench_spmv(cusparseHandle_t h, const alg_csr *m)
     sgrt_buffer *b_y = wrap(d_y, (size_t)m->rows * sizeof(T));
     double bytes = alg_spmv_bytes(m, sizeof(T));
     alg_spmv_plan chosen;
-    alg_spmv_plan_make(&chosen, m, 0, 0);
-    /* the chosen plan; the chosen ROW_GROUP without the split (what
-     * splitting is worth) and with shorter long_row limits; then every
-     * other ROW_GROUP with its own split */
-    struct { uint32_t row_group, long_row; const char *note; } config[16];
+    alg_spmv_plan_make(&chosen, m, 0, 0, -1);
+    /* the chosen plan; the chosen ROW_GROUP with the other first stage
+     * (CSR-stream or CSR-vector), CSR-stream with longer rows in its
+     * blocks, CSR-vector without the split (what splitting is worth); then
+     * every other ROW_GROUP with CSR-vector and its own split */
+    struct { uint32_t row_group, long_row; int stream; const char *note; } config[16];
     int configs = 0;
     uint32_t rg = chosen.row_group;
-    config[configs++] = {rg, 0, " (chosen)"};
-    if (chosen.medium + chosen.longest) {
-        config[configs++] = {rg, UINT32_MAX, " (chosen, no split)"};
-        config[configs++] = {rg, 8 * rg, ", long_row 8 x ROW_GROUP"};
-        config[configs++] = {rg, 16 * rg, ", long_row 16 x ROW_GROUP"};
-    }
+    int stream = chosen.stream;
+    config[configs++] = {rg, 0, stream, stream ? " stream (chosen)" : " (chosen)"};
+    config[configs++] = {rg, 0, !stream, stream ? " vector" : " stream"};
+    config[configs++] = {rg, ALG_STREAM_ROW / 2, 1, " stream, long_row 32"};
+    config[configs++] = {rg, 2 * ALG_STREAM_ROW, 1, " stream, long_row 128"};
+    config[configs++] = {rg, UINT32_MAX, 0, " no split"};
     for (uint32_t g = 2; g <= 32; g *= 2)
         if (g != rg)
-            config[configs++] = {g, 0, ""};
+            config[configs++] = {g, 0, 0, ""};
     for (int k = 0; k < configs; k++) {
         uint32_t g = config[k].row_group;
         alg_spmv_plan plan;
-        alg_spmv_plan_make(&plan, m, g, config[k].long_row);
+        alg_spmv_plan_make(&plan, m, g, config[k].long_row, config[k].stream);
         uint32_t *d_list = dev_alloc<uint32_t>(plan.list_len + 1);
         CK(cudaMemcpy(d_list, plan.list, plan.list_len * 4, cudaMemcpyHostToDevice));
         size_t scratch_bytes = alg_spmv_scratch_bytes(&plan);

@@ -155,6 +155,8 @@ static void alg_csr_banded(alg_csr *m, uint32_t rows, uint32_t half, uint32_t se
 typedef struct alg_spmv_plan {
     uint32_t row_group;         /* spec constant ROW_GROUP */
     uint32_t long_row;          /* longer rows are listed in `list` */
+    bool stream;                /* CSR-stream first, else CSR-vector */
+    uint32_t blocks;            /* CSR-stream blocks (none when every row is long) */
     uint32_t medium, longest;   /* how many rows take a sub-group, and chunks */
     uint32_t chunks;            /* how many chunks of ALG_CHUNK_NNZ nonzeros */
     uint32_t *list;             /* spmv.sgc's plan[]; list_len entries */
@@ -163,6 +165,8 @@ typedef struct alg_spmv_plan {
 
 #define ALG_MEDIUM_ROW 1024 /* = 32 work-items x 32 steps */
 #define ALG_CHUNK_NNZ 2048u /* = 256 work-items x 8 steps (spmv.sgc's SPMV_CHUNK) */
+#define ALG_STREAM_NNZ 1024u /* nonzeros per CSR-stream block (spmv.sgc's SPMV_TILE) */
+#define ALG_STREAM_ROW 64u   /* CSR-stream: longer rows are listed in `list` */
 
 /* Device copies for a plan, made by the caller (sgrt buffers of its own or
  * wrapped native memory): `list` holds plan->list, `scratch`
@@ -181,8 +185,7 @@ static uint32_t alg_row_length(const alg_csr *m, uint32_t r)
     return m->row_ptr[r + 1] - m->row_ptr[r];
 }
 
-/* The power of two nearest to the median row length / 8, in [2, 32]. */
-static uint32_t alg_spmv_row_group(const alg_csr *m)
+static uint32_t alg_median_row_length(const alg_csr *m)
 {
     enum { CAP = 4096 };
     uint32_t *count = (uint32_t *)calloc(CAP + 1, sizeof(uint32_t)), median = 0, seen = 0;
@@ -197,15 +200,43 @@ static uint32_t alg_spmv_row_group(const alg_csr *m)
     while (median < CAP && (seen += count[median]) < (m->rows + 1) / 2)
         median++;
     free(count);
+    return median;
+}
+
+/* The power of two nearest to the median row length / 8, in [2, 32]. */
+static uint32_t alg_spmv_row_group(uint32_t median)
+{
     uint32_t row_group = 2;
     while (row_group < 32 && median >= 12 * row_group)
         row_group *= 2; /* nearest: median / 8 >= 1.5 x row_group */
     return row_group;
 }
 
-/* Fills pl->list (counts first, then the entries): the medium rows, the
- * long rows, each long row's first chunk, then (long row, start) per chunk. */
-static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m)
+/* CSR-stream blocks (when `out`, their (first row, end row) pairs): runs
+ * of consecutive rows of at most long_row nonzeros each, ALG_STREAM_NNZ
+ * nonzeros and ALG_LOCAL rows in all; a longer row ends a block. */
+static uint32_t alg_spmv_stream_blocks(const alg_spmv_plan *pl, const alg_csr *m, uint32_t *out)
+{
+    uint32_t blocks = 0, first = 0;
+    for (uint32_t r = 0; r <= m->rows; r++) {
+        bool split_off = r < m->rows && alg_row_length(m, r) > pl->long_row;
+        bool full = r == m->rows || split_off || r - first == ALG_LOCAL ||
+                    m->row_ptr[r + 1] - m->row_ptr[first] > ALG_STREAM_NNZ;
+        if (full && r > first) {
+            if (out)
+                out[2 * blocks] = first, out[2 * blocks + 1] = r;
+            blocks++;
+        }
+        if (full)
+            first = split_off ? r + 1 : r;
+    }
+    return blocks;
+}
+
+/* Fills pl->list (counts first, then the entries): the CSR-stream blocks,
+ * the medium rows, the long rows, each long row's first chunk, then (long
+ * row, start) per chunk. */
+static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m, bool stream)
 {
     uint32_t medium = 0, longest = 0, chunks = 0;
     for (uint32_t r = 0; r < m->rows; r++) {
@@ -217,10 +248,15 @@ static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m)
         else
             longest++, chunks += (len + ALG_CHUNK_NNZ - 1) / ALG_CHUNK_NNZ;
     }
+    pl->stream = stream;
+    pl->blocks = stream ? alg_spmv_stream_blocks(pl, m, NULL) : 0;
     pl->medium = medium, pl->longest = longest, pl->chunks = chunks;
-    pl->list_len = (size_t)medium + 2 * (size_t)longest + 1 + 2 * (size_t)chunks;
+    pl->list_len = 2 * (size_t)pl->blocks + medium + 2 * (size_t)longest + 1 + 2 * (size_t)chunks;
     pl->list = (uint32_t *)alg_alloc(sizeof(uint32_t) * pl->list_len);
-    uint32_t *med = pl->list, *lng = med + medium, *first = lng + longest, *chunk = first + longest + 1;
+    if (stream)
+        alg_spmv_stream_blocks(pl, m, pl->list);
+    uint32_t *med = pl->list + 2 * pl->blocks, *lng = med + medium, *first = lng + longest;
+    uint32_t *chunk = first + longest + 1, *long_rows = lng;
     uint32_t c = 0;
     for (uint32_t r = 0; r < m->rows; r++) {
         uint32_t len = alg_row_length(m, r);
@@ -232,14 +268,27 @@ static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m)
         }
         *first++ = c;
         for (uint32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j += ALG_CHUNK_NNZ, c++)
-            chunk[2 * c] = (uint32_t)(lng - (pl->list + medium)), chunk[2 * c + 1] = j;
+            chunk[2 * c] = (uint32_t)(lng - long_rows), chunk[2 * c + 1] = j;
         *lng++ = r;
     }
     *first = c;
 }
 
+/* CSR-stream for matrices of short rows (the median takes the narrowest
+ * fixed-size group) of irregular lengths (a mean 1.5 x the median or more).
+ * On the H200 (bench/RESULTS.md, "GPU run 5") it made the power-law graph
+ * (median 6, mean 12) 1.08-1.16x faster than CSR-vector, and the 5-point
+ * Laplacian (every row 5) 1.2x slower: rows of one length keep a group's
+ * lanes busy, and there CSR-vector's direct reduction beats staging in
+ * local memory behind a barrier. */
+static bool alg_spmv_use_stream(const alg_csr *m, uint32_t median)
+{
+    return alg_spmv_row_group(median) == 2 && 2 * (double)m->nnz >= 3.0 * median * m->rows;
+}
+
 /* The plan for a matrix; row_group 0 chooses it, others force it (the
- * benchmark's sweep), and long_row 0 means 32 x ROW_GROUP.
+ * benchmark's sweep), and long_row 0 means 32 x ROW_GROUP (ALG_STREAM_ROW
+ * with CSR-stream blocks: stream 1 takes them, 0 not, -1 chooses).
  *
  * ROW_GROUP: the power of two nearest to the median row length / 8, in
  * [2, 32], so that each work-item of a typical row takes about 8 nonzeros.
@@ -254,11 +303,16 @@ static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m)
  * Rows longer than long_row (more than 32 steps of the group) take a
  * sub-group each, up to 1024 nonzeros; longer ones are cut into chunks. */
 static void alg_spmv_plan_make(alg_spmv_plan *pl, const alg_csr *m, uint32_t row_group,
-                               uint32_t long_row)
+                               uint32_t long_row, int stream)
 {
-    pl->row_group = row_group ? row_group : alg_spmv_row_group(m);
-    pl->long_row = long_row ? long_row : 32 * pl->row_group;
-    alg_spmv_plan_list(pl, m);
+    uint32_t median = alg_median_row_length(m);
+    pl->row_group = row_group ? row_group : alg_spmv_row_group(median);
+    if (stream < 0)
+        stream = alg_spmv_use_stream(m, median);
+    pl->long_row = long_row ? long_row : stream ? ALG_STREAM_ROW : 32 * pl->row_group;
+    if (stream && pl->long_row > ALG_STREAM_NNZ)
+        pl->long_row = ALG_STREAM_NNZ; /* a block's row must fit its tile */
+    alg_spmv_plan_list(pl, m, stream);
 }
 
 static void alg_spmv_plan_free(alg_spmv_plan *pl)
@@ -408,13 +462,16 @@ static sgrt_status alg_spmv(sgrt_program *p, bool fp64, const alg_spmv_plan *pla
                             const alg_spmv_buffers *b, sgrt_event **done)
 {
     size_t rows_per_group = ALG_LOCAL / 32;
-    size_t groups = ((size_t)rows * plan->row_group + ALG_LOCAL - 1) / ALG_LOCAL +
-                    (plan->medium + rows_per_group - 1) / rows_per_group + plan->chunks;
+    size_t first_groups = plan->blocks ? plan->blocks
+                                       : ((size_t)rows * plan->row_group + ALG_LOCAL - 1) / ALG_LOCAL;
+    size_t groups = first_groups + (plan->medium + rows_per_group - 1) / rows_per_group + plan->chunks;
     sgrt_launch_dims d = alg_dims(groups * ALG_LOCAL);
     return fp64 ? spmv_launch_spmv_double(p, &d, row_ptr, col, val, x, y, rows, plan->long_row,
-                                          b->list, plan->medium, plan->longest, b->scratch, done)
+                                          b->list, plan->blocks, plan->medium, plan->longest,
+                                          b->scratch, done)
                 : spmv_launch_spmv_float(p, &d, row_ptr, col, val, x, y, rows, plan->long_row,
-                                         b->list, plan->medium, plan->longest, b->scratch, done);
+                                         b->list, plan->blocks, plan->medium, plan->longest,
+                                         b->scratch, done);
 }
 
 #endif

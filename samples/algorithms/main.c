@@ -8,9 +8,12 @@
  *              global atomics beside it)
  *   spmv       CSR y = A x, fp32 and fp64, ROW_GROUP picked from the
  *              row lengths (spmv.sgc: fixed_size_group<spec constant>),
- *              longer rows by sub-groups and chunks, on a 5-point
- *              Laplacian, a power-law graph and a dense band; the line
- *              says g=ROW_GROUP+rows of a sub-group+rows cut into chunks
+ *              or blocks of short rows staged in local memory
+ *              (CSR-stream) for irregular matrices, longer rows by
+ *              sub-groups and chunks, on a 5-point Laplacian, a power-law
+ *              graph and a dense band, with the chosen first stage and
+ *              the other; the line says stream or vector and
+ *              g=ROW_GROUP+rows of a sub-group+rows cut into chunks
  *   copy       the device's copy bandwidth: the yardstick for the others
  *
  * Each line gives the median device time (profiling events, zeroing of
@@ -219,11 +222,9 @@ static void run_histogram(sgrt_context *ctx, sgrt_program *p, uint32_t n)
     sgrt_buffer_free(din), sgrt_buffer_free(dhist);
 }
 
-static void run_spmv(sgrt_context *ctx, alg_csr *m)
+static void run_spmv_plan(sgrt_context *ctx, alg_csr *m, const alg_spmv_plan *plan)
 {
-    alg_spmv_plan plan;
-    alg_spmv_plan_make(&plan, m, 0, 0); /* ROW_GROUP and the long rows, from the row lengths */
-    sgrt_program *p = build(ctx, &spmv_module, 0, plan.row_group); /* spec constant ROW_GROUP (ID 0) */
+    sgrt_program *p = build(ctx, &spmv_module, 0, plan->row_group); /* spec constant ROW_GROUP (ID 0) */
     double *x = (double *)alg_alloc((size_t)m->cols * 8), *want = (double *)alg_alloc((size_t)m->rows * 8);
     double *scale = (double *)alg_alloc((size_t)m->rows * 8);
     uint32_t st = 7;
@@ -232,10 +233,10 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     alg_ref_spmv(m, x, want, scale);
     sgrt_buffer *row_ptr = upload(ctx, m->row_ptr, ((size_t)m->rows + 1) * 4);
     sgrt_buffer *col = upload(ctx, m->col, (size_t)m->nnz * 4);
-    alg_spmv_buffers lists = {upload(ctx, plan.list, plan.list_len * 4),
-                              upload(ctx, NULL, alg_spmv_scratch_bytes(&plan))};
+    alg_spmv_buffers lists = {upload(ctx, plan->list, plan->list_len * 4),
+                              upload(ctx, NULL, alg_spmv_scratch_bytes(plan))};
     uint8_t zero = 0; /* the scratch starts zero; each launch leaves it so */
-    SAMPLE_CHECK(sgrt_buffer_fill(NULL, lists.scratch, &zero, 1, 0, alg_spmv_scratch_bytes(&plan),
+    SAMPLE_CHECK(sgrt_buffer_fill(NULL, lists.scratch, &zero, 1, 0, alg_spmv_scratch_bytes(plan),
                                   NULL, 0, NULL));
     double *ms = (double *)alg_alloc(sizeof(double) * (size_t)repeats);
     for (int fp64 = 0; fp64 < 2; fp64++) {
@@ -254,7 +255,7 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
         SAMPLE_CHECK(sgrt_buffer_fill(NULL, dy, &nan, 1, 0, (size_t)m->rows * elem, NULL, 0, NULL));
         for (int r = -1; r < repeats; r++) {
             sgrt_event *e;
-            SAMPLE_CHECK(alg_spmv(p, fp64, &plan, row_ptr, col, val, dx, dy, m->rows, &lists, &e));
+            SAMPLE_CHECK(alg_spmv(p, fp64, plan, row_ptr, col, val, dx, dy, m->rows, &lists, &e));
             double t = span_ms(e, e);
             if (r >= 0)
                 ms[r] = t;
@@ -278,8 +279,9 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
             free(vf), free(xf), free(wf), free(sf);
         }
         char variant[64];
-        snprintf(variant, sizeof variant, "%s %s g=%u+%u+%u", m->name, fp64 ? "fp64" : "fp32",
-                 plan.row_group, plan.medium, plan.longest); /* + rows split off */
+        snprintf(variant, sizeof variant, "%s %s %s g=%u+%u+%u", m->name, fp64 ? "fp64" : "fp32",
+                 plan->stream ? "stream" : "vector", plan->row_group, plan->medium,
+                 plan->longest); /* + rows split off */
         report("spmv", variant, ms, alg_spmv_bytes(m, elem), ok);
         free(vals), free(xs), free(y);
         sgrt_buffer_free(val), sgrt_buffer_free(dx), sgrt_buffer_free(dy);
@@ -288,7 +290,23 @@ static void run_spmv(sgrt_context *ctx, alg_csr *m)
     sgrt_buffer_free(row_ptr), sgrt_buffer_free(col);
     sgrt_buffer_free(lists.list), sgrt_buffer_free(lists.scratch);
     sgrt_program_free(p);
-    alg_spmv_plan_free(&plan);
+}
+
+/* The plan the row lengths choose, then the same ROW_GROUP with the other
+ * first stage (CSR-stream or CSR-vector), so that both are checked. */
+static void run_spmv(sgrt_context *ctx, alg_csr *m)
+{
+    for (int k = 0; k < 2; k++) {
+        alg_spmv_plan plan;
+        alg_spmv_plan_make(&plan, m, 0, 0, -1);
+        if (k == 1) {
+            bool stream = !plan.stream;
+            alg_spmv_plan_free(&plan);
+            alg_spmv_plan_make(&plan, m, 0, 0, stream);
+        }
+        run_spmv_plan(ctx, m, &plan);
+        alg_spmv_plan_free(&plan);
+    }
 }
 
 static bool wanted(char **names, int count, const char *name)
