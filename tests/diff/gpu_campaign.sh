@@ -18,7 +18,15 @@
 # Environment: KERNELS (kernels per generated module, default 8),
 # SECONDS_LIMIT (start no module after this many seconds; the running ones
 # finish), POCL_EVERY (PoCL 5 on every Nth wg module, default 1; 0 off),
-# NVCC_ARCH (default sm_90), GEN_FLAGS (more sgcgen.py options).
+# NVCC_ARCH (default sm_90), GEN_FLAGS (more sgcgen.py options),
+# BACKENDS (default "cuda nvidia-opencl pocl5"; "pocl5" alone gives the
+# host's cores to PoCL: no nvcc), FLAVOURS (generated, default "wg sg"),
+# POCL_THREADS (PoCL's threads per module, default 2), FAIL_SOURCES (0: the
+# failure archive keeps logs only).
+# A PoCL run that dies on a signal (its own compiler's assertions) counts as
+# "pocl5 crash", not as a mismatch: valid OpenCL C that aborts the device
+# compiler is the device's bug (docs/RELIABILITY.md).  In a module with wrong
+# values the kernels the oracle passed still count as ok.
 # Prints one line per module and backend and a summary; exit 1 on any
 # mismatch.  With $OUT set: $OUT/diff_gpu_summary.txt, $OUT/diff_gpu.log and
 # $OUT/diff_gpu_fail.tgz (the failing modules, for reduction elsewhere).
@@ -32,20 +40,24 @@ cd "$here"
 nv_ocl=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
 [ -f "$nv_ocl" ] && export OCL_ICD_FILENAMES=$nv_ocl
 export POCL_CACHE_DIR=$work/pocl-cache
-nvcc -O1 -o "$work/cudarun" cudarun.c -lcuda || exit 2
-have_ocl=1 have_pocl=1
-cc -O1 -o "$work/diffrun" diffrun.c -lOpenCL 2>/dev/null || { have_ocl=0; have_pocl=0; }
+backends=${BACKENDS:-cuda nvidia-opencl pocl5}
+have() { case " $backends " in *" $1 "*) echo 1 ;; *) echo 0 ;; esac; }
+have_cuda=$(have cuda) have_ocl=$(have nvidia-opencl) have_pocl=$(have pocl5)
+if [ "$have_cuda" = 1 ]; then
+    nvcc -O1 -o "$work/cudarun" cudarun.c -lcuda || exit 2
+fi
+cc -O1 -o "$work/diffrun" diffrun.c -lOpenCL 2>/dev/null || { have_ocl=0 have_pocl=0; }
 [ "$have_ocl" = 1 ] && ! "$work/diffrun" --has NVIDIA && have_ocl=0
 [ "$have_pocl" = 1 ] && ! "$work/diffrun" --has Portable && have_pocl=0
 [ "${POCL_EVERY:-1}" = 0 ] && have_pocl=0
 start=$(date +%s)
 deadline=$((start + ${SECONDS_LIMIT:-1000000000}))
 mkdir -p "$work/res" "$work/fail"
-export here work arch sm have_ocl have_pocl deadline
-export KERNELS=${KERNELS:-8} POCL_EVERY=${POCL_EVERY:-1} GEN_FLAGS=${GEN_FLAGS:-}
+export here work arch sm have_cuda have_ocl have_pocl deadline
+export KERNELS=${KERNELS:-8} POCL_EVERY=${POCL_EVERY:-1} GEN_FLAGS=${GEN_FLAGS:-} POCL_THREADS=${POCL_THREADS:-2}
 
 # one_module SEED FLAVOUR INDEX (generated) or one_module BASE (packed):
-# writes $work/res/NAME, one line per backend: BACKEND STATUS KERNELS
+# writes $work/res/NAME: "module kernels N", then per backend BACKEND STATUS KERNELS
 one_module() {
     t0=$(date +%s%N)
     if [ "$#" = 3 ]; then
@@ -66,18 +78,23 @@ one_module() {
     nk=$(grep -c '^kernel' "$base.manifest")
     t1=$(date +%s%N)
     timeout "$(run_limit 300)" cc -O0 -w -I"$here" "${base}_ref.c" "$here/ref_main.c" -o "$w.ref" -lm >"$w.refbuild" 2>&1 &
-    # shellcheck disable=SC2046
-    timeout "$(run_limit 300)" nvcc -cubin -w -arch="$arch" $(sed -n 's/^options //p' "$base.manifest") -o "$w.cubin" "$base.cu" \
-        >"$w.nvcc" 2>&1
-    nvcc_rc=$?
+    nvcc_rc=0
+    if [ "$have_cuda" = 1 ]; then
+        # shellcheck disable=SC2046
+        timeout "$(run_limit 300)" nvcc -cubin -w -arch="$arch" $(sed -n 's/^options //p' "$base.manifest") -o "$w.cubin" "$base.cu" \
+            >"$w.nvcc" 2>&1
+        nvcc_rc=$?
+    fi
     wait
     t2=$(date +%s%N) t3=0 t4=0 t5=0
-    : >"$w.restmp"
+    echo "module kernels $nk" >"$w.restmp"
     bad=0
     if [ ! -x "$w.ref" ]; then
         echo "oracle build-fail $nk" >>"$w.restmp"; bad=1
     else
-        if [ "$nvcc_rc" != 0 ]; then
+        if [ "$have_cuda" = 0 ]; then
+            :
+        elif [ "$nvcc_rc" != 0 ]; then
             echo "cuda build-fail $nk" >>"$w.restmp"; bad=1
         else
             mkdir -p "$w.cuda"
@@ -110,15 +127,21 @@ one_module() {
             left=$((deadline + 30 - $(date +%s)))
             if [ "$left" -gt 5 ]; then
                 mkdir -p "$w.pocl"
-                POCL_MAX_PTHREAD_COUNT=2 POCL_CPU_MAX_CU_COUNT=2 timeout "$left" nice -n 5 "$work/diffrun" -p Portable "$base.manifest" "$base.cl" "$w.pocl" \
-                    >"$w.pocl.log" 2>&1
+                POCL_MAX_PTHREAD_COUNT=$POCL_THREADS POCL_CPU_MAX_CU_COUNT=$POCL_THREADS timeout "$left" nice -n 5 \
+                    "$work/diffrun" -p Portable "$base.manifest" "$base.cl" "$w.pocl" >"$w.pocl.log" 2>&1
                 rc=$?
                 if [ "$rc" = 124 ]; then
                     echo "pocl5 late $nk" >>"$w.restmp"
                 elif [ "$rc" = 0 ] && "$w.ref" "$w.pocl" >>"$w.pocl.log" 2>&1; then
                     echo "pocl5 ok $nk" >>"$w.restmp"
+                elif [ "$rc" = 0 ]; then # wrong values: count the kernels the oracle passed
+                    ok=$(grep -c ': ok$' "$w.pocl.log")
+                    [ "$ok" -gt 0 ] && echo "pocl5 ok $ok" >>"$w.restmp"
+                    echo "pocl5 MISMATCH $((nk - ok))" >>"$w.restmp"; bad=1
+                elif [ "$rc" -gt 128 ]; then # killed by a signal: PoCL's compiler aborted
+                    echo "pocl5 crash $nk" >>"$w.restmp"; bad=1
                 else
-                    echo "pocl5 MISMATCH $nk" >>"$w.restmp"; bad=1
+                    echo "pocl5 error $nk" >>"$w.restmp"; bad=1
                 fi
             fi
             t5=$(date +%s%N)
@@ -126,11 +149,13 @@ one_module() {
     fi
     if [ "$bad" = 1 ]; then
         mkdir -p "$work/fail/$name"
-        cp "$base".sgc "$base"_ref.c "$base".manifest "$base".sgccopts "$base".cl "$base".cu \
-            "$w".*.log "$w".nvcc "$w".refbuild "$work/fail/$name/" 2>/dev/null
+        # the logs and the options; the sources come back from the seed (sgcgen.py --gpu)
+        cp "$base".sgccopts "$w".*.log "$w".nvcc "$w".refbuild "$work/fail/$name/" 2>/dev/null
+        [ "${FAIL_SOURCES:-1}" = 1 ] && cp "$base".sgc "$base"_ref.c "$base".manifest "$base".cl "$base".cu \
+            "$work/fail/$name/" 2>/dev/null
     fi
     mv "$w.restmp" "$res"
-    { while read -r b s n; do echo "$name $b: $s"; done <"$res"
+    { while read -r b s n; do [ "$b" = module ] || echo "$name $b: $s"; done <"$res"
       ms() { [ "$2" = 0 ] && echo - || echo $((($2 - $1) / 1000000)); }
       echo "$name ms: gen+sgcc $(ms "$t0" "$t1") oracle+nvcc $(ms "$t1" "$t2") cuda $(ms "$t2" "$t3")" \
            "nvidia-opencl $(ms "$t3" "$t4") pocl5 $(ms "$t4" "$t5")"
@@ -152,15 +177,17 @@ export -f one_module run_limit
 [ -n "${OUT:-}" ] && exec > >(tee "$OUT/diff_gpu.log") 2>&1
 [ -n "${OUT:-}" ] && [ -n "${PS_AT:-}" ] &&
     (sleep "$PS_AT"; ps -eo pid,etimes,pcpu,rss,args --sort=-pcpu | cut -c1-200 | head -40 >"$OUT/ps.txt"; nvidia-smi >>"$OUT/ps.txt") &
-echo "jobs=$jobs kernels/module=$KERNELS nvidia_opencl=$have_ocl pocl5=$have_pocl (every $POCL_EVERY wg module)"
+echo "jobs=$jobs kernels/module=$KERNELS cuda=$have_cuda nvidia_opencl=$have_ocl pocl5=$have_pocl (every $POCL_EVERY wg module)"
 sum() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n += $3 } END { print n + 0 }'; }
 cnt() { cat "$work"/res/* 2>/dev/null | awk -v b="$1" -v s="$2" '$1 == b && $2 == s { n++ } END { print n + 0 }'; }
 summary() {
     modules=$(ls "$work/res" | wc -l)
-    kernels=$(for f in "$work"/res/*; do head -1 "$f"; done | awk '{ n += $3 } END { print n + 0 }')
+    kernels=$(sum module kernels)
     echo "modules=$modules kernels=$kernels cuda_kernels_ok=$(sum cuda ok) cuda_bad_modules=$(cnt cuda MISMATCH) \
 nvidia_opencl_kernels_ok=$(sum nvidia-opencl ok) nvidia_opencl_bad_modules=$(cnt nvidia-opencl MISMATCH) \
-pocl5_kernels_ok=$(sum pocl5 ok) pocl5_bad_modules=$(cnt pocl5 MISMATCH) pocl5_late_modules=$(cnt pocl5 late) \
+pocl5_kernels_ok=$(sum pocl5 ok) pocl5_bad_modules=$(cnt pocl5 MISMATCH) pocl5_bad_kernels=$(sum pocl5 MISMATCH) \
+pocl5_crash_modules=$(cnt pocl5 crash) pocl5_error_modules=$(cnt pocl5 error) \
+pocl5_late_modules=$(cnt pocl5 late) \
 late_gpu_runs=$(($(cnt cuda late) + $(cnt nvidia-opencl late))) \
 build_failures=$(cat "$work"/res/* 2>/dev/null | grep -c 'build-fail\| fail ') \
 nvidia_opencl_present=$have_ocl pocl5_present=$have_pocl jobs=$jobs kernels_per_module=$KERNELS \
@@ -175,15 +202,14 @@ summary_now() { # the summary so far, also while the modules run (a cut call kee
 ticker=$!
 if [ -n "${GEN_FIRST:-}" ]; then
     for ((s = GEN_FIRST, i = 0; i < ${GEN_COUNT:-100000}; s++, i++)); do
-        echo "$s wg $i"
-        echo "$s sg $i"
+        for fl in ${FLAVOURS:-wg sg}; do echo "$s $fl $i"; done
     done | xargs -P "$jobs" -n 3 bash -c 'one_module "$0" "$1" "$2"'
 else
     ls mod/*.manifest | sed 's/\.manifest$//' | xargs -P "$jobs" -I{} bash -c 'one_module "$(pwd)/{}"'
 fi
 kill "$ticker" 2>/dev/null
 summary
-bad=$(cat "$work"/res/* 2>/dev/null | grep -c -v ' ok \| late ')
+bad=$(cat "$work"/res/* 2>/dev/null | grep -c -v ' ok \| late \|^module ')
 summary_now
 if [ -n "${OUT:-}" ] && [ -n "$(ls "$work/fail")" ]; then
     tar -czf "$OUT/diff_gpu_fail.tgz" -C "$work/fail" .
