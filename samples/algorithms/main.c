@@ -222,9 +222,8 @@ static void run_histogram(sgrt_context *ctx, sgrt_program *p, uint32_t n)
     sgrt_buffer_free(din), sgrt_buffer_free(dhist);
 }
 
-static void run_spmv_plan(sgrt_context *ctx, alg_csr *m, const alg_spmv_plan *plan)
+static void run_spmv_plan(sgrt_context *ctx, sgrt_program *p, alg_csr *m, const alg_spmv_plan *plan)
 {
-    sgrt_program *p = build(ctx, &spmv_module, 0, plan->row_group); /* spec constant ROW_GROUP (ID 0) */
     double *x = (double *)alg_alloc((size_t)m->cols * 8), *want = (double *)alg_alloc((size_t)m->rows * 8);
     double *scale = (double *)alg_alloc((size_t)m->rows * 8);
     uint32_t st = 7;
@@ -289,24 +288,21 @@ static void run_spmv_plan(sgrt_context *ctx, alg_csr *m, const alg_spmv_plan *pl
     free(x), free(want), free(scale), free(ms);
     sgrt_buffer_free(row_ptr), sgrt_buffer_free(col);
     sgrt_buffer_free(lists.list), sgrt_buffer_free(lists.scratch);
-    sgrt_program_free(p);
 }
 
 /* The plan the row lengths choose, then the same ROW_GROUP with the other
- * first stage (CSR-stream or CSR-vector), so that both are checked. */
+ * first stage (CSR-stream or CSR-vector), so that both are checked; one
+ * program serves both (the first stage is a kernel argument). */
 static void run_spmv(sgrt_context *ctx, alg_csr *m)
 {
-    for (int k = 0; k < 2; k++) {
-        alg_spmv_plan plan;
-        alg_spmv_plan_make(&plan, m, 0, 0, -1);
-        if (k == 1) {
-            bool stream = !plan.stream;
-            alg_spmv_plan_free(&plan);
-            alg_spmv_plan_make(&plan, m, 0, 0, stream);
-        }
-        run_spmv_plan(ctx, m, &plan);
-        alg_spmv_plan_free(&plan);
-    }
+    alg_spmv_plan chosen, other;
+    alg_spmv_plan_make(&chosen, m, 0, 0, -1);
+    alg_spmv_plan_make(&other, m, chosen.row_group, 0, !chosen.stream);
+    sgrt_program *p = build(ctx, &spmv_module, 0, chosen.row_group); /* spec constant ROW_GROUP (ID 0) */
+    run_spmv_plan(ctx, p, m, &chosen);
+    run_spmv_plan(ctx, p, m, &other);
+    sgrt_program_free(p);
+    alg_spmv_plan_free(&chosen), alg_spmv_plan_free(&other);
 }
 
 static bool wanted(char **names, int count, const char *name)
