@@ -239,6 +239,30 @@ typedef struct go_device {
     sgrt_buffer *in, *out;
 } go_device;
 
+/* group_ops.sgc's `keep`: 0xffff in the kernel's element type. */
+static void set_keep(sgrt_kernel *kernel, go_elem e)
+{
+    static const sgrt_type types[GO_ELEMS] = {SGRT_TYPE_INT,   SGRT_TYPE_UINT,  SGRT_TYPE_LONG,
+                                              SGRT_TYPE_ULONG, SGRT_TYPE_FLOAT, SGRT_TYPE_DOUBLE};
+    union {
+        int32_t i;
+        uint32_t u;
+        int64_t l;
+        uint64_t ul;
+        float f;
+        double d;
+    } keep;
+    switch (e) {
+    case E_INT: keep.i = 0xffff; break;
+    case E_UINT: keep.u = 0xffff; break;
+    case E_LONG: keep.l = 0xffff; break;
+    case E_ULONG: keep.ul = 0xffff; break;
+    case E_FLOAT: keep.f = 0; break;
+    default: keep.d = 0; break;
+    }
+    SAMPLE_CHECK(sgrt_kernel_set_arg_scalar(kernel, 3, types[e], &keep));
+}
+
 static double launch_ms(sgrt_kernel *kernel, const sgrt_launch_dims *dims)
 {
     sgrt_event *event = NULL;
@@ -267,6 +291,7 @@ static double time_kernel(go_device *dev, sgrt_program *program, go_elem e, go_k
     SAMPLE_CHECK(sgrt_kernel_set_arg_buffer(kernel, 0, dev->in));
     SAMPLE_CHECK(sgrt_kernel_set_arg_buffer(kernel, 1, dev->out));
     SAMPLE_CHECK(sgrt_kernel_set_arg_scalar(kernel, 2, SGRT_TYPE_UINT, &rounds));
+    set_keep(kernel, e);
     sgrt_launch_dims dims = {1, {n_items, 1, 1}, {WG, 1, 1}};
     uint32_t sg_size = 0;
     SAMPLE_CHECK(sgrt_kernel_get_sub_group_size(kernel, &dims, &sg_size));

@@ -19,14 +19,14 @@ const MethodInfo method_info[METHOD_COUNT] = {
 
 const char *const group_op_names[GOP_COUNT] = {
     [GOP_NONE] = "",
-#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, khr) [GOP_##kind] = spelling,
+#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, idempotent, khr) [GOP_##kind] = spelling,
 #include "ast/group_ops.def"
 #undef GROUP_OP
 };
 
 const GroupOpInfo group_op_info[GOP_COUNT] = {
     [GOP_NONE] = {"", GOP_ID_ZERO, false, false, ""},
-#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, khr) \
+#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, idempotent, khr) \
     [GOP_##kind] = {expr, GOP_ID_##identity, integer_only, logical, khr},
 #include "ast/group_ops.def"
 #undef GROUP_OP

@@ -172,7 +172,7 @@ Method method_lookup(const char *name);
  * ast/group_ops.def with the columns the libraries and sema need. */
 typedef enum GroupOp {
     GOP_NONE = 0,
-#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, khr) GOP_##kind,
+#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, idempotent, khr) GOP_##kind,
 #include "ast/group_ops.def"
 #undef GROUP_OP
     GOP_COUNT

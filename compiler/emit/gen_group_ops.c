@@ -19,13 +19,13 @@
 typedef struct Op {
     const char *name, *expr;
     GroupOpIdentity identity;
-    bool integer_only, logical;
+    bool integer_only, logical, idempotent;
     const char *khr;
 } Op;
 
 static const Op ops[] = {
-#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, khr) \
-    {spelling, expr, GOP_ID_##identity, integer_only, logical, khr},
+#define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, idempotent, khr) \
+    {spelling, expr, GOP_ID_##identity, integer_only, logical, idempotent, khr},
 #include "ast/group_ops.def"
 #undef GROUP_OP
 };
@@ -102,21 +102,26 @@ static const char *cuda_truth(GroupOpIdentity id)
 
 static void cuda_blocks(void)
 {
-    /* SGC_OPERATOR(name, expr, identity) */
+    /* SGC_OPERATOR(name, expr, identity, idempotent) */
     FILE *f = open_block("cuda");
     for (int i = 0; i < OP_COUNT; i++) {
         if (ops[i].logical)
             continue;
         fprintf(f, "SGC_OPERATOR(%s, ", ops[i].name);
         print_expr(f, ops[i].expr, "%c");
-        fprintf(f, ", %s)\n", cuda_identity(ops[i].identity));
+        fprintf(f, ", %s, %s)\n", cuda_identity(ops[i].identity), ops[i].idempotent ? "true" : "false");
     }
     close_block(f);
-    /* SGC_LOGICAL(name, expr on truth values, identity as 0/1) */
+    /* SGC_LOGICAL(name, expr on truth values, identity as 0/1); all
+     * logical operators are idempotent (the table says so; checked here). */
     f = open_block("cuda_logical");
     for (int i = 0; i < OP_COUNT; i++) {
         if (!ops[i].logical)
             continue;
+        if (!ops[i].idempotent) {
+            fputs("gen_group_ops: a logical operator is idempotent\n", stderr);
+            exit(1);
+        }
         fprintf(f, "SGC_LOGICAL(%s, ", ops[i].name);
         print_expr(f, ops[i].expr, "%c != T(0)");
         fprintf(f, ", %s)\n", cuda_truth(ops[i].identity));
@@ -148,12 +153,19 @@ static void opencl_pairs(FILE *f, bool integer_only, bool logical, const char *t
 
 static void opencl_blocks(void)
 {
-    FILE *f = open_block("opencl_apply"); /* SGC_OP_<op>(a, b) */
+    FILE *f = open_block("opencl_apply"); /* SGC_OP_<op>(a, b), SGC_IDEMPOTENT_<op> */
     for (int i = 0; i < OP_COUNT; i++) {
         fprintf(f, "#define SGC_OP_%s(a, b) (", ops[i].name);
         print_expr(f, ops[i].expr, "(%c)");
         fputs(")\n", f);
     }
+    for (int i = 0; i < OP_COUNT; i++)
+        fprintf(f, "#define SGC_IDEMPOTENT_%s %d\n", ops[i].name, ops[i].idempotent);
+    /* SGC_VOTE_<op>: 0, or how a logical operator reads a ballot of truth
+     * values: 1 every member true (identity true), 2 any member true. */
+    for (int i = 0; i < OP_COUNT; i++)
+        fprintf(f, "#define SGC_VOTE_%s %d\n", ops[i].name,
+                !ops[i].logical ? 0 : ops[i].identity == GOP_ID_ONE ? 1 : 2);
     close_block(f);
 
     f = open_block("opencl_identity"); /* SGC_ID_<op>(T) */

@@ -238,8 +238,9 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
 
 /* `in` normalises an input: logical operators work on truth values, so
  * their results are 0/1 whatever the group size. */
-#define SGC_OPERATOR(name, expr, ident)                                    \
+#define SGC_OPERATOR(name, expr, ident, idem)                              \
     struct name {                                                          \
+        static constexpr bool idempotent = idem; /* a op a == a */        \
         template <class T> __device__ T operator()(T a, T b) const { return expr; } \
         template <class T> static __device__ T identity() { return ident; } \
         template <class T> static __device__ T in(T x) { return x; }       \
@@ -248,6 +249,7 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
 #undef SGC_OPERATOR
 #define SGC_LOGICAL(name, expr, ident)                                     \
     struct name {                                                          \
+        static constexpr bool idempotent = true;                           \
         template <class T> __device__ T operator()(T a, T b) const { return T(expr); } \
         template <class T> static __device__ T identity() { return T(ident); } \
         template <class T> static __device__ T in(T x) { return T(x != T(0)); } \

@@ -134,6 +134,15 @@ __device__ __forceinline__ unsigned partner_last(unsigned m, unsigned l, unsigne
     return part != 0u ? 31u - __clz(part) : l;
 }
 
+/* Which algorithm a shared path runs. */
+enum block_algo { BLOCK_REDUCE, BLOCK_INCLUSIVE, BLOCK_EXCLUSIVE };
+
+/* Where a round has nothing to join (no member in the partner block), the
+ * caller has read its own value (src == l).  An idempotent operator (min,
+ * max, and, or) then joins x with itself, which gives x: no test of src,
+ * whose compare ptxas had folded with the operator's own into one
+ * predicate recomputed every round (bench/group_ops.c, H200: 64-bit
+ * minimum reduces of a tangle group 2.2x -> 1.2x of the sub-group). */
 template <class T, class Op>
 __device__ __forceinline__ T mask_reduce_under(unsigned sm, unsigned m, T x, Op op)
 {
@@ -142,14 +151,19 @@ __device__ __forceinline__ T mask_reduce_under(unsigned sm, unsigned m, T x, Op 
     for (unsigned d = 1; d < 32u; d <<= 1) {
         unsigned src = partner_last(m, l, d);
         T y = shfl(x, src, sm);
-        if (src != l)
+        if (Op::idempotent || src != l)
             x = (l & d) != 0u ? op(y, x) : op(x, y);
     }
     return x;
 }
 
 /* After round d, x is the inclusive scan over the members of the caller's
- * aligned 2d-lane block; the last member of a block holds its total. */
+ * aligned 2d-lane block; the last member of a block holds its total.  Only
+ * a caller whose partner block lies below joins (l & d); an idempotent
+ * operator needs no test of src.  (Making the callers above read their own
+ * lane instead, so that an idempotent join needs no test at all, made
+ * ptxas recompute the source lanes in the loop: plus scans 1.5x -> 2.8x of
+ * the sub-group, bench/RESULTS.md.) */
 template <class T, class Op>
 __device__ __forceinline__ T mask_inclusive_under(unsigned sm, unsigned m, T x, Op op)
 {
@@ -158,10 +172,33 @@ __device__ __forceinline__ T mask_inclusive_under(unsigned sm, unsigned m, T x, 
     for (unsigned d = 1; d < 32u; d <<= 1) {
         unsigned src = partner_last(m, l, d);
         T y = shfl(x, src, sm);
-        if (src != l && (l & d) != 0u)
+        if ((l & d) != 0u && (Op::idempotent || src != l))
             x = op(y, x);
     }
     return x;
+}
+
+/* Logical operators on any mask: one vote instead of a ladder.  Inputs
+ * are truth values (Op::in), so a reduce asks whether every member
+ * (logical_and) or any member (logical_or) holds true, and a scan asks the
+ * same of the members up to the caller (inclusive) or below it
+ * (exclusive; none below gives the identity, true or false). */
+template <class Op> struct is_logical {
+    static constexpr bool value = same<Op, logical_and>::value || same<Op, logical_or>::value;
+};
+
+template <block_algo A, class T, class Op>
+__device__ __forceinline__ T logical_by_vote(unsigned sm, unsigned m, T x)
+{
+    unsigned l = lane();
+    unsigned upto = A == BLOCK_REDUCE      ? 0xffffffffu
+                    : A == BLOCK_INCLUSIVE ? (2u << l) - 1u /* lane 31: 0 - 1 */
+                                           : (1u << l) - 1u;
+    unsigned asked = m & upto, yes = __ballot_sync(sm, x != T(0)) & asked;
+    if constexpr (same<Op, logical_and>::value)
+        return T(yes == asked);
+    else
+        return T(yes != 0u);
 }
 
 /* The inclusive value of the previous member. */
@@ -248,8 +285,6 @@ __device__ __forceinline__ T block_prefix_reduce_under(unsigned mask, unsigned s
     T y = block_inclusive_under(mask, size, x, op);
     return shfl(y, last, mask);
 }
-
-enum block_algo { BLOCK_REDUCE, BLOCK_INCLUSIVE, BLOCK_EXCLUSIVE };
 
 template <block_algo A, class T, class Op>
 __device__ __forceinline__ T block_algo_under(unsigned mask, unsigned size, T x, Op op)
@@ -410,10 +445,21 @@ __device__ __forceinline__ T scan_on_mask(group g, T x, Op op)
         return mask_exclusive_under(g.mask, g.mask, x, op);
 }
 
+/* The shuffle mask of a vote on g outside the fixed-size path: the full
+ * one for a ballot group with all 32 lanes at the call (as in
+ * reduce_on_mask), else the group's own. */
+__device__ __forceinline__ unsigned vote_mask(group g)
+{
+    return ballot_whole_warp(g) ? 0xffffffffu : g.mask;
+}
+
 template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
+    if constexpr (is_logical<Op>::value)
+        if (!narrow_fixed(g))
+            return logical_by_vote<BLOCK_REDUCE, T, Op>(vote_mask(g), g.mask, x);
     if (warp_group(g))
         return reduce_on_warp(g, x, op);
     if (narrow_fixed(g))
@@ -424,6 +470,9 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
+    if constexpr (is_logical<Op>::value)
+        if (!narrow_fixed(g))
+            return logical_by_vote<BLOCK_INCLUSIVE, T, Op>(vote_mask(g), g.mask, Op::in(x));
     /* The ladder reads lower lanes only: right for a partial warp too. */
     if (warp_group(g))
         return block_inclusive_under(g.mask, 32u, Op::in(x), op);
@@ -435,6 +484,9 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
+    if constexpr (is_logical<Op>::value)
+        if (!narrow_fixed(g))
+            return logical_by_vote<BLOCK_EXCLUSIVE, T, Op>(vote_mask(g), g.mask, Op::in(x));
     if (warp_group(g))
         return block_exclusive_under(g.mask, 32u, Op::in(x), op);
     if (narrow_fixed(g))

@@ -22,40 +22,40 @@
  * is replaced by the caller's own lane, which returns its own value
  * (docs/REFERENCE.md §6 defines this, unlike SYCL). */
 #define SGC_DEFINE_MOVE(T)                                                      \
-    inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)         \
+    static inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)  \
     {                                                                           \
         valid = valid && rank < sgc_popcount(g.mask);                           \
         uint src = valid ? sgc_lane_of_rank(g.mask, rank) : sgc_lane();         \
         return sgc_shfl_##T(x, src, g.mask);                                    \
     }                                                                           \
-    inline T sgc_select_##T(sgc_group g, T x, uint local_id)                    \
+    static inline T sgc_select_##T(sgc_group g, T x, uint local_id)             \
     {                                                                           \
         return sgc_from_rank_##T(g, x, local_id, true);                         \
     }                                                                           \
-    inline T sgc_broadcast_id_##T(sgc_group g, T x, uint local_id)              \
+    static inline T sgc_broadcast_id_##T(sgc_group g, T x, uint local_id)       \
     {                                                                           \
         return sgc_from_rank_##T(g, x, local_id, true);                         \
     }                                                                           \
-    inline T sgc_broadcast_##T(sgc_group g, T x)                                \
+    static inline T sgc_broadcast_##T(sgc_group g, T x)                         \
     {                                                                           \
         SGC_KHR_BROADCAST_LEADER(g, x);                                         \
         return sgc_shfl_##T(x, sgc_lane_of_rank(g.mask, 0), g.mask);            \
     }                                                                           \
-    inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)                   \
+    static inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)            \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_down(x, delta),                \
                          sgc_lane() + delta);                                   \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank + delta, rank + delta >= rank);     \
     }                                                                           \
-    inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)                  \
+    static inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)           \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_up(x, delta),                  \
                          sgc_lane() >= delta ? sgc_lane() - delta : 64u);       \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank - delta, rank >= delta);            \
     }                                                                           \
-    inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)                   \
+    static inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)            \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_xor(x, mask),                  \
                          sgc_lane() ^ mask);                                    \
@@ -89,27 +89,27 @@ SGC_TYPES_ARITH(SGC_DEFINE_MOVE)
 
 /* Small types move as int. */
 #define SGC_DEFINE_MOVE_SMALL(T)                                                \
-    inline T sgc_select_##T(sgc_group g, T x, uint id)                          \
+    static inline T sgc_select_##T(sgc_group g, T x, uint id)                   \
     {                                                                           \
         return (T)sgc_select_int(g, (int)x, id);                                \
     }                                                                           \
-    inline T sgc_broadcast_id_##T(sgc_group g, T x, uint id)                    \
+    static inline T sgc_broadcast_id_##T(sgc_group g, T x, uint id)             \
     {                                                                           \
         return (T)sgc_broadcast_id_int(g, (int)x, id);                          \
     }                                                                           \
-    inline T sgc_broadcast_##T(sgc_group g, T x)                                \
+    static inline T sgc_broadcast_##T(sgc_group g, T x)                         \
     {                                                                           \
         return (T)sgc_broadcast_int(g, (int)x);                                 \
     }                                                                           \
-    inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)                   \
+    static inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)            \
     {                                                                           \
         return (T)sgc_shift_left_int(g, (int)x, delta);                         \
     }                                                                           \
-    inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)                  \
+    static inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)           \
     {                                                                           \
         return (T)sgc_shift_right_int(g, (int)x, delta);                        \
     }                                                                           \
-    inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)                   \
+    static inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)            \
     {                                                                           \
         return (T)sgc_permute_xor_int(g, (int)x, mask);                         \
     }
@@ -140,21 +140,21 @@ SGC_TYPES_SMALL(SGC_DEFINE_MOVE_SMALL)
 #define SGC_KHR_CORE_VOTE(g, p, name)
 #endif
 
-inline bool sgc_any(sgc_group g, bool p)
+static inline bool sgc_any(sgc_group g, bool p)
 {
     SGC_KHR_CORE_VOTE(g, p, any)
     SGC_KHR_VOTE(g, p, any)
     return sgc_ballot(g.mask, p) != 0;
 }
 
-inline bool sgc_all(sgc_group g, bool p)
+static inline bool sgc_all(sgc_group g, bool p)
 {
     SGC_KHR_CORE_VOTE(g, p, all)
     SGC_KHR_VOTE(g, p, all)
     return sgc_ballot(g.mask, p) == g.mask;
 }
 
-inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
+static inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
 
 /* ---- reductions and scans ---- */
 
@@ -168,13 +168,13 @@ inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
  * the members, with no rank arithmetic; lower lanes stay on the left of
  * the operator, so members end with the same bits in a reduce.  `sm` is
  * the shuffle mask (nvptx), `mask` the group's. */
-inline uint sgc_partner_last(ulong mask, uint lane, uint d)
+static inline uint sgc_partner_last(ulong mask, uint lane, uint d)
 {
     ulong part = mask & ((((ulong)1 << d) - 1) << ((lane ^ d) & ~(d - 1u)));
     return part != 0 ? sgc_last_lane(part) : lane;
 }
 
-inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 1)); }
+static inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 1)); }
 
 /* nvptx, shuffle masks as in cuda_subgroup.cuh (scan_on_mask): a ballot
  * group with all 32 lanes at the call and a group of the whole warp
@@ -192,49 +192,72 @@ inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 
 #define SGC_ON_MASK(fn, g, x) return fn((g).mask, (g).mask, x)
 #endif
 
+/* A round with nothing to join has the caller read its own lane (src ==
+ * lane); an idempotent operator then joins x with itself, which gives x,
+ * so it needs no test of src (cuda_subgroup.cuh, mask_reduce_under). */
+/* Logical operators on any mask: one ballot of the truth values instead of
+ * a ladder (cuda_subgroup.cuh, logical_by_vote).  upto: the lanes asked,
+ * all (reduce), up to the caller (inclusive) or below it (exclusive);
+ * vote: SGC_VOTE_<op>, 1 every one true, 2 any. */
+static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, int vote)
+{
+    ulong asked = mask & upto, yes = sgc_ballot(sm, x != 0) & asked;
+    return vote == 1 ? yes == asked : yes != 0;
+}
+#define SGC_UPTO_REDUCE(lane) (~(ulong)0)
+#define SGC_UPTO_INCLUSIVE(lane) (((ulong)2 << (lane)) - 1) /* lane 63: 0 - 1 */
+#define SGC_UPTO_EXCLUSIVE(lane) (((ulong)1 << (lane)) - 1)
+#define SGC_BY_VOTE(op, T, algo, sm, mask, x)                                   \
+    if (SGC_VOTE_##op != 0)                                                     \
+        return (T)sgc_logical_by_vote(sm, mask, SGC_UPTO_##algo(sgc_lane()), (int)((x) != 0), \
+                                      SGC_VOTE_##op)
+
 #define SGC_DEFINE_GENERIC_SCAN(op, T)                                          \
-    inline T sgc_generic_reduce_under_##op##_##T(ulong sm, ulong mask, T x)     \
+    static inline T sgc_generic_reduce_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
+        SGC_BY_VOTE(op, T, REDUCE, sm, mask, x);                                \
         uint lane = sgc_lane();                                                 \
         for (uint d = 1; d < sgc_max_sub_group_size(); d <<= 1) {               \
             uint src = sgc_partner_last(mask, lane, d);                         \
             T y = sgc_shfl_##T(x, src, sm);                                     \
-            if (src != lane)                                                    \
+            if (SGC_IDEMPOTENT_##op || src != lane)                             \
                 x = (lane & d) != 0u ? SGC_OP_##op(y, x) : SGC_OP_##op(x, y);   \
         }                                                                       \
         return x;                                                               \
     }                                                                           \
     /* After round d: the inclusive scan over the members of the caller's */   \
     /* aligned 2d-lane block, whose last member holds its total. */            \
-    inline T sgc_generic_inclusive_under_##op##_##T(ulong sm, ulong mask, T x)  \
+    static inline T sgc_generic_inclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
+        SGC_BY_VOTE(op, T, INCLUSIVE, sm, mask, x);                             \
         uint lane = sgc_lane();                                                 \
         for (uint d = 1; d < sgc_max_sub_group_size(); d <<= 1) {               \
             uint src = sgc_partner_last(mask, lane, d);                         \
             T y = sgc_shfl_##T(x, src, sm);                                     \
-            if (src != lane && (lane & d) != 0u)                                \
+            if ((lane & d) != 0u && (SGC_IDEMPOTENT_##op || src != lane))       \
                 x = SGC_OP_##op(y, x);                                          \
         }                                                                       \
         return x;                                                               \
     }                                                                           \
     /* The inclusive value of the previous member. */                          \
-    inline T sgc_generic_exclusive_under_##op##_##T(ulong sm, ulong mask, T x)  \
+    static inline T sgc_generic_exclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
+        SGC_BY_VOTE(op, T, EXCLUSIVE, sm, mask, x);                             \
         uint lane = sgc_lane();                                                 \
         ulong below = mask & (((ulong)1 << lane) - 1);                          \
         T y = sgc_generic_inclusive_under_##op##_##T(sm, mask, x);              \
         T t = sgc_shfl_##T(y, below != 0 ? sgc_last_lane(below) : lane, sm);    \
         return below != 0 ? t : SGC_ID_##op(T);                                 \
     }                                                                           \
-    inline T sgc_generic_reduce_##op##_##T(sgc_group g, T x)                    \
+    static inline T sgc_generic_reduce_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_reduce_under_##op##_##T, g, x);                 \
     }                                                                           \
-    inline T sgc_generic_inclusive_##op##_##T(sgc_group g, T x)                 \
+    static inline T sgc_generic_inclusive_##op##_##T(sgc_group g, T x)          \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_inclusive_under_##op##_##T, g, x);              \
     }                                                                           \
-    inline T sgc_generic_exclusive_##op##_##T(sgc_group g, T x)                 \
+    static inline T sgc_generic_exclusive_##op##_##T(sgc_group g, T x)          \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_exclusive_under_##op##_##T, g, x);              \
     }
@@ -286,7 +309,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
-    inline T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x)      \
+    static inline T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
         for (uint d = size >> 1; d > 0u; d >>= 1) {                             \
@@ -295,7 +318,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    inline T sgc_block_inclusive_under_##op##_##T(ulong mask, uint size, T x)   \
+    static inline T sgc_block_inclusive_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
         for (uint d = 1; d < size; d <<= 1) {                                   \
@@ -305,14 +328,14 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    inline T sgc_block_exclusive_under_##op##_##T(ulong mask, uint size, T x)   \
+    static inline T sgc_block_exclusive_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
         T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
         T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, mask);              \
         return rank > 0u ? t : SGC_ID_##op(T);                                  \
     }                                                                           \
-    inline T sgc_block_prefix_reduce_under_##op##_##T(ulong mask, uint size, T x) \
+    static inline T sgc_block_prefix_reduce_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         /* The block's last member: its last lane, or the sub-group's. */       \
         uint base = sgc_lane() & ~(size - 1u);                                  \
@@ -320,19 +343,19 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
         return sgc_shfl_##T(y, end - 1u, mask);                                 \
     }                                                                           \
-    inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)                      \
+    static inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)               \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);                  \
     }                                                                           \
-    inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)                   \
+    static inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)            \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_inclusive_under_##op##_##T, g, x);               \
     }                                                                           \
-    inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)                   \
+    static inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)            \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);               \
     }                                                                           \
-    inline T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)               \
+    static inline T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)        \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_prefix_reduce_under_##op##_##T, g, x);           \
     }
@@ -446,7 +469,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 #define SGC_NV_I32_float 0
 #define SGC_NV_I32_double 0
 #define SGC_NV_REDUX_OP(name, ptx_s32, ptx_u32)                                 \
-    inline uint sgc_ptx_redux_##name(uint mask, uint x, bool is_signed)         \
+    static inline uint sgc_ptx_redux_##name(uint mask, uint x, bool is_signed)  \
     {                                                                           \
         uint r;                                                                 \
         if (is_signed)                                                          \
@@ -539,6 +562,8 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
      ((g).creators_call ? (g).whole_at_creation != 0u                           \
                         : sgc_ptx_activemask() == 0xffffffffu))
 #define SGC_NV_WARP_REDUCE(g, op, T, x)                                         \
+    if (SGC_VOTE_##op != 0 && SGC_NV_WARP_GROUP(g))                             \
+        return sgc_generic_reduce_under_##op##_##T((g).mask, (g).mask, x);      \
     if (SGC_NV_WARP_GROUP(g)) {                                                 \
         if ((g).mask == 0xffffffffUL) {                                         \
             SGC_NV_FAST_##op(0xffffffffu, T, x)                                 \
@@ -550,17 +575,23 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_reduce_under_##op##_##T(0xffffffffUL, (g).size, x);
 #define SGC_NV_WARP_SCAN(g, op, T, algo, x)                                     \
+    if (SGC_VOTE_##op != 0 && SGC_NV_WARP_GROUP(g))                             \
+        return sgc_generic_##algo##_under_##op##_##T((g).mask, (g).mask, x);    \
     if (SGC_NV_WARP_GROUP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T((g).mask, 32u, x);           \
     if (SGC_NV_WHOLE_WARP(g))                                                   \
         return sgc_block_##algo##_under_##op##_##T(0xffffffffUL, (g).size, x);
-/* Ballot, tangle and opportunistic groups (cuda_subgroup.cuh,
+/* Logical operators on the sub-group and on ballot, tangle and
+ * opportunistic groups: one ballot (sgc_logical_by_vote), as on CUDA.
+ * Ballot, tangle and opportunistic groups (cuda_subgroup.cuh,
  * reduce_on_mask): a ballot group with all 32 lanes at the call takes the
  * redux pair or the butterfly under the full mask; a group of the whole
  * warp redux.sync or the butterfly under the full mask; anything else
  * redux.sync on its own mask where the type allows (then the butterfly,
  * sgc_generic_reduce). */
 #define SGC_NV_NU_REDUCE(g, op, T, x)                                           \
+    if (SGC_VOTE_##op != 0)                                                     \
+        return sgc_generic_reduce_##op##_##T(g, x);                             \
     if (SGC_NV_BALLOT_WHOLE_WARP(g)) {                                          \
         SGC_NV_PAIR_##op(g, T, x)                                               \
         return sgc_generic_reduce_under_##op##_##T(0xffffffffUL, (g).mask, x);  \
@@ -579,7 +610,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
-    inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
+    static inline T sgc_reduce_##op##_##T(sgc_group g, T x)                     \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
@@ -593,7 +624,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_NU_REDUCE(g, op, T, x)                                           \
         return sgc_generic_reduce_##op##_##T(g, x);                        \
     }                                                                           \
-    inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    static inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
@@ -603,7 +634,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g, x);                     \
     }                                                                           \
-    inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    static inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
@@ -613,17 +644,17 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g, x);                     \
     }                                                                           \
-    inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
+    static inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)        \
     {                                                                           \
         T r = sgc_reduce_##op##_##T(g, x);                                      \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    static inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
     {                                                                           \
         T r = sgc_inclusive_scan_##op##_##T(g, x);                              \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    static inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
     {                                                                           \
         T r = sgc_exclusive_scan_##op##_##T(g, x);                              \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
@@ -633,27 +664,27 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_ALGOS)
 
 /* Logical operators on the other integer types go through int. */
 #define SGC_DEFINE_LOGICAL_WRAPPER(op, T)                                       \
-    inline T sgc_reduce_##op##_##T(sgc_group g, T x)                            \
+    static inline T sgc_reduce_##op##_##T(sgc_group g, T x)                     \
     {                                                                           \
         return (T)sgc_reduce_##op##_int(g, x != 0);                             \
     }                                                                           \
-    inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    static inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         return (T)sgc_inclusive_scan_##op##_int(g, x != 0);                     \
     }                                                                           \
-    inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                    \
+    static inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         return (T)sgc_exclusive_scan_##op##_int(g, x != 0);                     \
     }                                                                           \
-    inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)               \
+    static inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)        \
     {                                                                           \
         return (T)sgc_reduce_init_##op##_int(g, x != 0, init != 0);             \
     }                                                                           \
-    inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    static inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
     {                                                                           \
         return (T)sgc_inclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
     }                                                                           \
-    inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)       \
+    static inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
     {                                                                           \
         return (T)sgc_exclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
     }
