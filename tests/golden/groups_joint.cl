@@ -21,7 +21,7 @@
 /* @sgc-library opencl_subgroup */
 /* @sgc-library opencl_workgroup */
 
-static inline int sgc_wg_joint_reduce_plus_int_global(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last)
+SGC_INLINE int sgc_wg_joint_reduce_plus_int_global(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last)
 {
     uint lid = sgc_wg_local_linear_id(g), range = sgc_wg_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -31,7 +31,7 @@ static inline int sgc_wg_joint_reduce_plus_int_global(sgc_work_group g, __local 
     return sgc_wg_reduce_plus_int(g, scratch, acc);
 }
 
-static inline int sgc_joint_reduce_init_multiplies_int_global(sgc_group g, __global const int *first, __global const int *last, int init)
+SGC_INLINE int sgc_joint_reduce_init_multiplies_int_global(sgc_group g, __global const int *first, __global const int *last, int init)
 {
     uint lid = sgc_local_linear_id(g), range = sgc_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -41,7 +41,7 @@ static inline int sgc_joint_reduce_init_multiplies_int_global(sgc_group g, __glo
     return sgc_reduce_init_multiplies_int(g, acc, init);
 }
 
-static inline void sgc_wg_joint_exclusive_scan_maximum_int_global_local(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last, __local int *result)
+SGC_INLINE void sgc_wg_joint_exclusive_scan_maximum_int_global_local(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last, __local int *result)
 {
     uint lid = sgc_wg_local_linear_id(g), range = sgc_wg_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -60,7 +60,7 @@ static inline void sgc_wg_joint_exclusive_scan_maximum_int_global_local(sgc_work
     }
 }
 
-static inline void sgc_joint_inclusive_scan_init_bit_and_int_local_global(sgc_group g, __local const int *first, __local const int *last, __global int *result, int init)
+SGC_INLINE void sgc_joint_inclusive_scan_init_bit_and_int_local_global(sgc_group g, __local const int *first, __local const int *last, __global int *result, int init)
 {
     uint lid = sgc_local_linear_id(g), range = sgc_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -77,7 +77,7 @@ static inline void sgc_joint_inclusive_scan_init_bit_and_int_local_global(sgc_gr
 }
 
 bool is_negative(int);
-static inline bool sgc_wg_joint_any_of_is_negative_int_global(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last)
+SGC_INLINE bool sgc_wg_joint_any_of_is_negative_int_global(sgc_work_group g, __local void *scratch, __global const int *first, __global const int *last)
 {
     uint lid = sgc_wg_local_linear_id(g), range = sgc_wg_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -88,7 +88,7 @@ static inline bool sgc_wg_joint_any_of_is_negative_int_global(sgc_work_group g, 
 }
 
 bool is_negative(int);
-static inline bool sgc_joint_none_of_is_negative_int_global(sgc_group g, __global const int *first, __global const int *last)
+SGC_INLINE bool sgc_joint_none_of_is_negative_int_global(sgc_group g, __global const int *first, __global const int *last)
 {
     uint lid = sgc_local_linear_id(g), range = sgc_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -99,7 +99,7 @@ static inline bool sgc_joint_none_of_is_negative_int_global(sgc_group g, __globa
 }
 
 bool is_negative(int);
-static inline bool sgc_joint_all_of_is_negative_int_global(sgc_group g, __global const int *first, __global const int *last)
+SGC_INLINE bool sgc_joint_all_of_is_negative_int_global(sgc_group g, __global const int *first, __global const int *last)
 {
     uint lid = sgc_local_linear_id(g), range = sgc_local_linear_range(g);
     size_t n = (size_t)(last - first);
@@ -109,7 +109,7 @@ static inline bool sgc_joint_all_of_is_negative_int_global(sgc_group g, __global
     return !sgc_any(g, hit);
 }
 
-static inline ulong sgc_wg_joint_reduce_maximum_size_t_global(sgc_work_group g, __local void *scratch, __global const size_t *first, __global const size_t *last)
+SGC_INLINE ulong sgc_wg_joint_reduce_maximum_size_t_global(sgc_work_group g, __local void *scratch, __global const size_t *first, __global const size_t *last)
 {
     uint lid = sgc_wg_local_linear_id(g), range = sgc_wg_local_linear_range(g);
     size_t n = (size_t)(last - first);

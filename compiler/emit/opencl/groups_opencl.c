@@ -157,7 +157,7 @@ typedef struct JointShape {
 
 static void joint_head(EmitBuffer *b, const JointShape *j, const char *ret, const char *name)
 {
-    emit_printf(b, "\nstatic inline %s %s(%s g%s, __%s const %s *first, __%s const %s *last", ret, name,
+    emit_printf(b, "\nSGC_INLINE %s %s(%s g%s, __%s const %s *first, __%s const %s *last", ret, name,
                 j->wg ? "sgc_work_group" : "sgc_group", j->wg ? ", __local void *scratch" : "",
                 j->src_as, j->elem, j->src_as, j->elem);
     if (j->dst_as)

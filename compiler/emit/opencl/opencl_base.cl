@@ -22,6 +22,20 @@
 #define SGC_TIER_WG 1
 #endif
 
+/* The library's functions.  C99 `inline` alone gives no external
+ * definition, so a device compiler that does not inline cannot link the
+ * calls (NVIDIA's OpenCL at -cl-opt-disable: "Unresolved extern
+ * function"); `static inline` can.  Only the nvptx tier takes `static`:
+ * PoCL 3.1 computes wrong work-group collectives when their functions have
+ * internal linkage (tests groups-pocl), and the CPU tiers keep the form
+ * they are validated with.  (barrier.cl's functions are static on every
+ * tier, as they always were.) */
+#if defined(SGC_TIER_NVPTX)
+#define SGC_INLINE static inline
+#else
+#define SGC_INLINE inline
+#endif
+
 /* Extensions are used where the device compiler defines them (their
  * built-ins need no pragma); a host may
  * switch one off with -DSGC_NO_<name> (the tests force each emulation so).
@@ -114,32 +128,32 @@ typedef struct sgc_work_group {
 
 /* ---- work-item linearisation (OpenCL 1.2 has no get_local_linear_id) ---- */
 
-static inline uint sgc_linear_local_id(void)
+SGC_INLINE uint sgc_linear_local_id(void)
 {
     return (uint)(get_local_id(0) + get_local_size(0) *
                   (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
-static inline uint sgc_linear_local_size(void)
+SGC_INLINE uint sgc_linear_local_size(void)
 {
     return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
 
 /* ---- lane masks: 64 bits, so sub-groups of up to 64 work-items ---- */
 
-static inline uint sgc_popcount(ulong m) { return (uint)popcount(m); }
+SGC_INLINE uint sgc_popcount(ulong m) { return (uint)popcount(m); }
 
-static inline uint sgc_rank(ulong mask, uint lane)
+SGC_INLINE uint sgc_rank(ulong mask, uint lane)
 {
     return sgc_popcount(mask & (((ulong)1 << lane) - 1));
 }
 
-static inline uint sgc_last_lane(ulong mask) { return 63u - (uint)clz(mask); }
+SGC_INLINE uint sgc_last_lane(ulong mask) { return 63u - (uint)clz(mask); }
 
 /* Lane of the k-th member (k < popcount(mask)).  A contiguous mask, the
  * common case (sub-groups, fixed-size groups), is a subtraction; otherwise
  * popcount bisection, six steps. */
-static inline uint sgc_lane_of_rank(ulong mask, uint k)
+SGC_INLINE uint sgc_lane_of_rank(ulong mask, uint k)
 {
     uint first = 63u - (uint)clz(mask & (~mask + 1));
     ulong run = mask >> first;
@@ -162,24 +176,24 @@ static inline uint sgc_lane_of_rank(ulong mask, uint k)
 #if defined(SGC_TIER_NVPTX)
 /* NVIDIA OpenCL: the sub-group is the 32-lane warp (consecutive linear ids);
  * the PTX below is the same as the CUDA prelude's intrinsics. */
-static inline uint sgc_lane(void) { return sgc_linear_local_id() & 31u; }
-static inline uint sgc_sub_group_id(void) { return sgc_linear_local_id() >> 5; }
-static inline uint sgc_num_sub_groups(void) { return (sgc_linear_local_size() + 31u) >> 5; }
-static inline uint sgc_sub_group_size(void)
+SGC_INLINE uint sgc_lane(void) { return sgc_linear_local_id() & 31u; }
+SGC_INLINE uint sgc_sub_group_id(void) { return sgc_linear_local_id() >> 5; }
+SGC_INLINE uint sgc_num_sub_groups(void) { return (sgc_linear_local_size() + 31u) >> 5; }
+SGC_INLINE uint sgc_sub_group_size(void)
 {
     uint rest = sgc_linear_local_size() - (sgc_sub_group_id() << 5);
     return rest < 32u ? rest : 32u;
 }
-static inline uint sgc_max_sub_group_size(void) { return 32u; }
+SGC_INLINE uint sgc_max_sub_group_size(void) { return 32u; }
 
-static inline uint sgc_ptx_activemask(void)
+SGC_INLINE uint sgc_ptx_activemask(void)
 {
     uint m;
     __asm__ volatile("activemask.b32 %0;" : "=r"(m));
     return m;
 }
 
-static inline uint sgc_ptx_ballot(uint mask, int pred)
+SGC_INLINE uint sgc_ptx_ballot(uint mask, int pred)
 {
     uint r;
     __asm__ volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -188,7 +202,7 @@ static inline uint sgc_ptx_ballot(uint mask, int pred)
     return r;
 }
 
-static inline uint sgc_ptx_shfl(uint mask, uint x, uint src)
+SGC_INLINE uint sgc_ptx_shfl(uint mask, uint x, uint src)
 {
     uint r;
     __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;"
@@ -196,44 +210,44 @@ static inline uint sgc_ptx_shfl(uint mask, uint x, uint src)
     return r;
 }
 
-static inline void sgc_sync(ulong mask)
+SGC_INLINE void sgc_sync(ulong mask)
 {
     __asm__ volatile("bar.warp.sync %0;" : : "r"((uint)mask) : "memory");
 }
 
-static inline ulong sgc_active_mask(void) { return sgc_ptx_activemask(); }
-static inline ulong sgc_ballot(ulong parent_mask, bool pred)
+SGC_INLINE ulong sgc_active_mask(void) { return sgc_ptx_activemask(); }
+SGC_INLINE ulong sgc_ballot(ulong parent_mask, bool pred)
 {
     return sgc_ptx_ballot((uint)parent_mask, pred);
 }
 
-static inline uint sgc_shfl_uint(uint x, uint src, ulong mask)
+SGC_INLINE uint sgc_shfl_uint(uint x, uint src, ulong mask)
 {
     return sgc_ptx_shfl((uint)mask, x, src);
 }
-static inline ulong sgc_shfl_ulong(ulong x, uint src, ulong mask)
+SGC_INLINE ulong sgc_shfl_ulong(ulong x, uint src, ulong mask)
 {
     uint lo = sgc_ptx_shfl((uint)mask, (uint)x, src);
     uint hi = sgc_ptx_shfl((uint)mask, (uint)(x >> 32), src);
     return ((ulong)hi << 32) | lo;
 }
-static inline int sgc_shfl_int(int x, uint src, ulong mask) { return as_int(sgc_shfl_uint(as_uint(x), src, mask)); }
-static inline float sgc_shfl_float(float x, uint src, ulong mask) { return as_float(sgc_shfl_uint(as_uint(x), src, mask)); }
-static inline long sgc_shfl_long(long x, uint src, ulong mask) { return as_long(sgc_shfl_ulong(as_ulong(x), src, mask)); }
+SGC_INLINE int sgc_shfl_int(int x, uint src, ulong mask) { return as_int(sgc_shfl_uint(as_uint(x), src, mask)); }
+SGC_INLINE float sgc_shfl_float(float x, uint src, ulong mask) { return as_float(sgc_shfl_uint(as_uint(x), src, mask)); }
+SGC_INLINE long sgc_shfl_long(long x, uint src, ulong mask) { return as_long(sgc_shfl_ulong(as_ulong(x), src, mask)); }
 #ifdef SGC_HAS_FP64
-static inline double sgc_shfl_double(double x, uint src, ulong mask) { return as_double(sgc_shfl_ulong(as_ulong(x), src, mask)); }
+SGC_INLINE double sgc_shfl_double(double x, uint src, ulong mask) { return as_double(sgc_shfl_ulong(as_ulong(x), src, mask)); }
 #endif
 
 #elif defined(SGC_TIER_KHR)
-static inline uint sgc_lane(void) { return get_sub_group_local_id(); }
-static inline uint sgc_sub_group_id(void) { return get_sub_group_id(); }
-static inline uint sgc_num_sub_groups(void) { return get_num_sub_groups(); }
-static inline uint sgc_sub_group_size(void) { return get_sub_group_size(); }
-static inline uint sgc_max_sub_group_size(void) { return get_max_sub_group_size(); }
+SGC_INLINE uint sgc_lane(void) { return get_sub_group_local_id(); }
+SGC_INLINE uint sgc_sub_group_id(void) { return get_sub_group_id(); }
+SGC_INLINE uint sgc_num_sub_groups(void) { return get_num_sub_groups(); }
+SGC_INLINE uint sgc_sub_group_size(void) { return get_sub_group_size(); }
+SGC_INLINE uint sgc_max_sub_group_size(void) { return get_max_sub_group_size(); }
 
 /* Ballot over the active work-items.  Without cl_khr_subgroup_ballot the
  * lanes' distinct bits are summed, which needs the whole sub-group. */
-static inline ulong sgc_ballot_active(bool pred)
+SGC_INLINE ulong sgc_ballot_active(bool pred)
 {
 #ifdef SGC_HAS_BALLOT
     uint4 b = sub_group_ballot(pred);
@@ -243,13 +257,13 @@ static inline ulong sgc_ballot_active(bool pred)
 #endif
 }
 
-static inline ulong sgc_active_mask(void) { return sgc_ballot_active(true); }
-static inline ulong sgc_ballot(ulong parent_mask, bool pred) { return parent_mask & sgc_ballot_active(pred); }
+SGC_INLINE ulong sgc_active_mask(void) { return sgc_ballot_active(true); }
+SGC_INLINE ulong sgc_ballot(ulong parent_mask, bool pred) { return parent_mask & sgc_ballot_active(pred); }
 
 /* Members of a group other than the sub-group run in lock-step with each
  * other here (SIMD lanes); a ballot is the convergence point and the fence
  * orders memory. */
-static inline void sgc_sync(ulong mask)
+SGC_INLINE void sgc_sync(ulong mask)
 {
     (void)mask;
     mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -264,7 +278,7 @@ static inline void sgc_sync(ulong mask)
 #define SGC_SHUFFLE(x, src) intel_sub_group_shuffle((x), (src))
 #endif
 #define SGC_DEFINE_SHFL(T)                                          \
-    static inline T sgc_shfl_##T(T x, uint src, ulong mask)         \
+    SGC_INLINE T sgc_shfl_##T(T x, uint src, ulong mask)            \
     {                                                               \
         (void)mask;                                                 \
         return SGC_SHUFFLE(x, src);                                 \
@@ -273,11 +287,11 @@ SGC_TYPES_ARITH(SGC_DEFINE_SHFL)
 #undef SGC_DEFINE_SHFL
 
 #else /* SGC_TIER_WG: no sub-groups; only the work-group is available */
-static inline uint sgc_lane(void) { return 0; }
+SGC_INLINE uint sgc_lane(void) { return 0; }
 #endif
 
 #if !defined(SGC_TIER_WG)
-static inline ulong sgc_sub_group_mask(void)
+SGC_INLINE ulong sgc_sub_group_mask(void)
 {
     uint n = sgc_sub_group_size();
     return n >= 64u ? ~(ulong)0 : ((ulong)1 << n) - 1;
@@ -286,14 +300,14 @@ static inline ulong sgc_sub_group_mask(void)
 
 /* ---- constructors (docs/REFERENCE.md §6) ---- */
 
-static inline sgc_work_group sgc_get_work_group(void)
+SGC_INLINE sgc_work_group sgc_get_work_group(void)
 {
     sgc_work_group g = {0};
     return g;
 }
 
 #if !defined(SGC_TIER_WG)
-static inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint size)
+SGC_INLINE sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint range, uint size)
 {
     sgc_group g;
     g.mask = mask;
@@ -309,13 +323,13 @@ static inline sgc_group sgc_make_group(ulong mask, uint kind, uint id, uint rang
 
 /* The group as passed by sgcc to an algorithm every work-item that made the
  * group calls (docs/GROUPS.md "Creation facts"). */
-static inline sgc_group sgc_with_creators(sgc_group g)
+SGC_INLINE sgc_group sgc_with_creators(sgc_group g)
 {
     g.creators_call = 1u;
     return g;
 }
 
-static inline sgc_group sgc_get_sub_group(void)
+SGC_INLINE sgc_group sgc_get_sub_group(void)
 {
     return sgc_make_group(sgc_sub_group_mask(), SGC_KIND_SUB_GROUP,
                           sgc_sub_group_id(), sgc_num_sub_groups(), 0);
@@ -325,7 +339,7 @@ static inline sgc_group sgc_get_sub_group(void)
  * of 32 (sgcc emits this one there).  nvptx: every warp is full, so the
  * mask is the constant, which ptxas needs no convergence test for; other
  * tiers' sub-groups need not be 32 wide. */
-static inline sgc_group sgc_get_sub_group_of_full_warps(void)
+SGC_INLINE sgc_group sgc_get_sub_group_of_full_warps(void)
 {
 #if defined(SGC_TIER_NVPTX)
     return sgc_make_group(0xffffffffUL, SGC_KIND_SUB_GROUP, sgc_sub_group_id(),
@@ -336,7 +350,7 @@ static inline sgc_group sgc_get_sub_group_of_full_warps(void)
 }
 
 /* Group 0 is the true partition; the ballot synchronises the parent. */
-static inline sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
+SGC_INLINE sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
 {
     ulong yes = sgc_ballot(parent.mask, pred);
     sgc_group g = sgc_make_group(pred ? yes : parent.mask & ~yes, SGC_KIND_BALLOT,
@@ -346,7 +360,7 @@ static inline sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
 }
 
 /* The aligned block of n lanes holding the caller (n a power of two). */
-static inline sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
+SGC_INLINE sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
 {
     uint lane = sgc_lane();
     ulong block = n >= 64u ? ~(ulong)0 : (((ulong)1 << n) - 1) << (lane & ~(n - 1));
@@ -360,25 +374,25 @@ static inline sgc_group sgc_get_fixed_size_group(sgc_group parent, uint n)
 
 /* The compiler tracks the tangle's mask through control flow (ballots at
  * divergent branches) and passes it in; the active set is never trusted. */
-static inline sgc_group sgc_get_tangle_group(sgc_group parent, ulong tangle_mask)
+SGC_INLINE sgc_group sgc_get_tangle_group(sgc_group parent, ulong tangle_mask)
 {
     return sgc_make_group(parent.mask & tangle_mask, SGC_KIND_TANGLE, 0, 1, 0);
 }
 
-static inline sgc_group sgc_get_opportunistic_group(void)
+SGC_INLINE sgc_group sgc_get_opportunistic_group(void)
 {
     return sgc_make_group(sgc_active_mask(), SGC_KIND_OPPORTUNISTIC, 0, 1, 0);
 }
 
 /* ---- members ---- */
 
-static inline uint sgc_group_linear_id(sgc_group g) { return g.id; }
-static inline uint sgc_group_linear_range(sgc_group g) { return g.range; }
-static inline uint sgc_local_linear_id(sgc_group g) { return sgc_rank(g.mask, sgc_lane()); }
-static inline uint sgc_local_linear_range(sgc_group g) { return sgc_popcount(g.mask); }
-static inline bool sgc_leader(sgc_group g) { return sgc_local_linear_id(g) == 0; }
+SGC_INLINE uint sgc_group_linear_id(sgc_group g) { return g.id; }
+SGC_INLINE uint sgc_group_linear_range(sgc_group g) { return g.range; }
+SGC_INLINE uint sgc_local_linear_id(sgc_group g) { return sgc_rank(g.mask, sgc_lane()); }
+SGC_INLINE uint sgc_local_linear_range(sgc_group g) { return sgc_popcount(g.mask); }
+SGC_INLINE bool sgc_leader(sgc_group g) { return sgc_local_linear_id(g) == 0; }
 
-static inline void sgc_group_barrier(sgc_group g)
+SGC_INLINE void sgc_group_barrier(sgc_group g)
 {
 #if defined(SGC_TIER_KHR)
     if (g.kind == SGC_KIND_SUB_GROUP) {
@@ -390,21 +404,21 @@ static inline void sgc_group_barrier(sgc_group g)
 }
 #endif /* !SGC_TIER_WG */
 
-static inline uint sgc_wg_group_linear_id(sgc_work_group g)
+SGC_INLINE uint sgc_wg_group_linear_id(sgc_work_group g)
 {
     (void)g;
     return (uint)(get_group_id(0) + get_num_groups(0) *
                   (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
 }
-static inline uint sgc_wg_group_linear_range(sgc_work_group g)
+SGC_INLINE uint sgc_wg_group_linear_range(sgc_work_group g)
 {
     (void)g;
     return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
 }
-static inline uint sgc_wg_local_linear_id(sgc_work_group g) { (void)g; return sgc_linear_local_id(); }
-static inline uint sgc_wg_local_linear_range(sgc_work_group g) { (void)g; return sgc_linear_local_size(); }
-static inline bool sgc_wg_leader(sgc_work_group g) { (void)g; return sgc_linear_local_id() == 0; }
-static inline void sgc_wg_barrier(sgc_work_group g)
+SGC_INLINE uint sgc_wg_local_linear_id(sgc_work_group g) { (void)g; return sgc_linear_local_id(); }
+SGC_INLINE uint sgc_wg_local_linear_range(sgc_work_group g) { (void)g; return sgc_linear_local_size(); }
+SGC_INLINE bool sgc_wg_leader(sgc_work_group g) { (void)g; return sgc_linear_local_id() == 0; }
+SGC_INLINE void sgc_wg_barrier(sgc_work_group g)
 {
     (void)g;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);

@@ -22,40 +22,40 @@
  * is replaced by the caller's own lane, which returns its own value
  * (docs/REFERENCE.md §6 defines this, unlike SYCL). */
 #define SGC_DEFINE_MOVE(T)                                                      \
-    static inline T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)  \
+    SGC_INLINE T sgc_from_rank_##T(sgc_group g, T x, uint rank, bool valid)     \
     {                                                                           \
         valid = valid && rank < sgc_popcount(g.mask);                           \
         uint src = valid ? sgc_lane_of_rank(g.mask, rank) : sgc_lane();         \
         return sgc_shfl_##T(x, src, g.mask);                                    \
     }                                                                           \
-    static inline T sgc_select_##T(sgc_group g, T x, uint local_id)             \
+    SGC_INLINE T sgc_select_##T(sgc_group g, T x, uint local_id)                \
     {                                                                           \
         return sgc_from_rank_##T(g, x, local_id, true);                         \
     }                                                                           \
-    static inline T sgc_broadcast_id_##T(sgc_group g, T x, uint local_id)       \
+    SGC_INLINE T sgc_broadcast_id_##T(sgc_group g, T x, uint local_id)          \
     {                                                                           \
         return sgc_from_rank_##T(g, x, local_id, true);                         \
     }                                                                           \
-    static inline T sgc_broadcast_##T(sgc_group g, T x)                         \
+    SGC_INLINE T sgc_broadcast_##T(sgc_group g, T x)                            \
     {                                                                           \
         SGC_KHR_BROADCAST_LEADER(g, x);                                         \
         return sgc_shfl_##T(x, sgc_lane_of_rank(g.mask, 0), g.mask);            \
     }                                                                           \
-    static inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)            \
+    SGC_INLINE T sgc_shift_left_##T(sgc_group g, T x, uint delta)               \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_down(x, delta),                \
                          sgc_lane() + delta);                                   \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank + delta, rank + delta >= rank);     \
     }                                                                           \
-    static inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)           \
+    SGC_INLINE T sgc_shift_right_##T(sgc_group g, T x, uint delta)              \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_up(x, delta),                  \
                          sgc_lane() >= delta ? sgc_lane() - delta : 64u);       \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank - delta, rank >= delta);            \
     }                                                                           \
-    static inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)            \
+    SGC_INLINE T sgc_permute_xor_##T(sgc_group g, T x, uint mask)               \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_xor(x, mask),                  \
                          sgc_lane() ^ mask);                                    \
@@ -89,27 +89,27 @@ SGC_TYPES_ARITH(SGC_DEFINE_MOVE)
 
 /* Small types move as int. */
 #define SGC_DEFINE_MOVE_SMALL(T)                                                \
-    static inline T sgc_select_##T(sgc_group g, T x, uint id)                   \
+    SGC_INLINE T sgc_select_##T(sgc_group g, T x, uint id)                      \
     {                                                                           \
         return (T)sgc_select_int(g, (int)x, id);                                \
     }                                                                           \
-    static inline T sgc_broadcast_id_##T(sgc_group g, T x, uint id)             \
+    SGC_INLINE T sgc_broadcast_id_##T(sgc_group g, T x, uint id)                \
     {                                                                           \
         return (T)sgc_broadcast_id_int(g, (int)x, id);                          \
     }                                                                           \
-    static inline T sgc_broadcast_##T(sgc_group g, T x)                         \
+    SGC_INLINE T sgc_broadcast_##T(sgc_group g, T x)                            \
     {                                                                           \
         return (T)sgc_broadcast_int(g, (int)x);                                 \
     }                                                                           \
-    static inline T sgc_shift_left_##T(sgc_group g, T x, uint delta)            \
+    SGC_INLINE T sgc_shift_left_##T(sgc_group g, T x, uint delta)               \
     {                                                                           \
         return (T)sgc_shift_left_int(g, (int)x, delta);                         \
     }                                                                           \
-    static inline T sgc_shift_right_##T(sgc_group g, T x, uint delta)           \
+    SGC_INLINE T sgc_shift_right_##T(sgc_group g, T x, uint delta)              \
     {                                                                           \
         return (T)sgc_shift_right_int(g, (int)x, delta);                        \
     }                                                                           \
-    static inline T sgc_permute_xor_##T(sgc_group g, T x, uint mask)            \
+    SGC_INLINE T sgc_permute_xor_##T(sgc_group g, T x, uint mask)               \
     {                                                                           \
         return (T)sgc_permute_xor_int(g, (int)x, mask);                         \
     }
@@ -140,21 +140,21 @@ SGC_TYPES_SMALL(SGC_DEFINE_MOVE_SMALL)
 #define SGC_KHR_CORE_VOTE(g, p, name)
 #endif
 
-static inline bool sgc_any(sgc_group g, bool p)
+SGC_INLINE bool sgc_any(sgc_group g, bool p)
 {
     SGC_KHR_CORE_VOTE(g, p, any)
     SGC_KHR_VOTE(g, p, any)
     return sgc_ballot(g.mask, p) != 0;
 }
 
-static inline bool sgc_all(sgc_group g, bool p)
+SGC_INLINE bool sgc_all(sgc_group g, bool p)
 {
     SGC_KHR_CORE_VOTE(g, p, all)
     SGC_KHR_VOTE(g, p, all)
     return sgc_ballot(g.mask, p) == g.mask;
 }
 
-static inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
+SGC_INLINE bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
 
 /* ---- reductions and scans ---- */
 
@@ -168,13 +168,13 @@ static inline bool sgc_none(sgc_group g, bool p) { return !sgc_any(g, p); }
  * the members, with no rank arithmetic; lower lanes stay on the left of
  * the operator, so members end with the same bits in a reduce.  `sm` is
  * the shuffle mask (nvptx), `mask` the group's. */
-static inline uint sgc_partner_last(ulong mask, uint lane, uint d)
+SGC_INLINE uint sgc_partner_last(ulong mask, uint lane, uint d)
 {
     ulong part = mask & ((((ulong)1 << d) - 1) << ((lane ^ d) & ~(d - 1u)));
     return part != 0 ? sgc_last_lane(part) : lane;
 }
 
-static inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 1)); }
+SGC_INLINE uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mask + 1)); }
 
 /* nvptx, shuffle masks as in cuda_subgroup.cuh (scan_on_mask): a ballot
  * group with all 32 lanes at the call and a group of the whole warp
@@ -199,7 +199,7 @@ static inline uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~
  * a ladder (cuda_subgroup.cuh, logical_by_vote).  upto: the lanes asked,
  * all (reduce), up to the caller (inclusive) or below it (exclusive);
  * vote: SGC_VOTE_<op>, 1 every one true, 2 any. */
-static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, int vote)
+SGC_INLINE int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, int vote)
 {
     ulong asked = mask & upto, yes = sgc_ballot(sm, x != 0) & asked;
     return vote == 1 ? yes == asked : yes != 0;
@@ -213,7 +213,7 @@ static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, i
                                       SGC_VOTE_##op)
 
 #define SGC_DEFINE_GENERIC_SCAN(op, T)                                          \
-    static inline T sgc_generic_reduce_under_##op##_##T(ulong sm, ulong mask, T x) \
+    SGC_INLINE T sgc_generic_reduce_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
         SGC_BY_VOTE(op, T, REDUCE, sm, mask, x);                                \
         uint lane = sgc_lane();                                                 \
@@ -227,7 +227,7 @@ static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, i
     }                                                                           \
     /* After round d: the inclusive scan over the members of the caller's */   \
     /* aligned 2d-lane block, whose last member holds its total. */            \
-    static inline T sgc_generic_inclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
+    SGC_INLINE T sgc_generic_inclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
         SGC_BY_VOTE(op, T, INCLUSIVE, sm, mask, x);                             \
         uint lane = sgc_lane();                                                 \
@@ -240,7 +240,7 @@ static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, i
         return x;                                                               \
     }                                                                           \
     /* The inclusive value of the previous member. */                          \
-    static inline T sgc_generic_exclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
+    SGC_INLINE T sgc_generic_exclusive_under_##op##_##T(ulong sm, ulong mask, T x) \
     {                                                                           \
         SGC_BY_VOTE(op, T, EXCLUSIVE, sm, mask, x);                             \
         uint lane = sgc_lane();                                                 \
@@ -249,15 +249,15 @@ static inline int sgc_logical_by_vote(ulong sm, ulong mask, ulong upto, int x, i
         T t = sgc_shfl_##T(y, below != 0 ? sgc_last_lane(below) : lane, sm);    \
         return below != 0 ? t : SGC_ID_##op(T);                                 \
     }                                                                           \
-    static inline T sgc_generic_reduce_##op##_##T(sgc_group g, T x)             \
+    SGC_INLINE T sgc_generic_reduce_##op##_##T(sgc_group g, T x)                \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_reduce_under_##op##_##T, g, x);                 \
     }                                                                           \
-    static inline T sgc_generic_inclusive_##op##_##T(sgc_group g, T x)          \
+    SGC_INLINE T sgc_generic_inclusive_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_inclusive_under_##op##_##T, g, x);              \
     }                                                                           \
-    static inline T sgc_generic_exclusive_##op##_##T(sgc_group g, T x)          \
+    SGC_INLINE T sgc_generic_exclusive_##op##_##T(sgc_group g, T x)             \
     {                                                                           \
         SGC_ON_MASK(sgc_generic_exclusive_under_##op##_##T, g, x);              \
     }
@@ -309,7 +309,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
 #define SGC_ON_BLOCK(algo, g, x) return algo((g).mask, (g).size, x)
 #endif
 #define SGC_DEFINE_BLOCK_SCAN(op, T)                                            \
-    static inline T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x) \
+    SGC_INLINE T sgc_block_reduce_under_##op##_##T(ulong mask, uint size, T x)  \
     {                                                                           \
         uint lane = sgc_lane();                                                 \
         for (uint d = size >> 1; d > 0u; d >>= 1) {                             \
@@ -318,7 +318,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    static inline T sgc_block_inclusive_under_##op##_##T(ulong mask, uint size, T x) \
+    SGC_INLINE T sgc_block_inclusive_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
         for (uint d = 1; d < size; d <<= 1) {                                   \
@@ -328,14 +328,14 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         }                                                                       \
         return x;                                                               \
     }                                                                           \
-    static inline T sgc_block_exclusive_under_##op##_##T(ulong mask, uint size, T x) \
+    SGC_INLINE T sgc_block_exclusive_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         uint lane = sgc_lane(), rank = lane & (size - 1u);                      \
         T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
         T t = sgc_shfl_##T(y, rank > 0u ? lane - 1u : lane, mask);              \
         return rank > 0u ? t : SGC_ID_##op(T);                                  \
     }                                                                           \
-    static inline T sgc_block_prefix_reduce_under_##op##_##T(ulong mask, uint size, T x) \
+    SGC_INLINE T sgc_block_prefix_reduce_under_##op##_##T(ulong mask, uint size, T x) \
     {                                                                           \
         /* The block's last member: its last lane, or the sub-group's. */       \
         uint base = sgc_lane() & ~(size - 1u);                                  \
@@ -343,19 +343,19 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_GENERIC_SCAN)
         T y = sgc_block_inclusive_under_##op##_##T(mask, size, x);              \
         return sgc_shfl_##T(y, end - 1u, mask);                                 \
     }                                                                           \
-    static inline T sgc_block_reduce_##op##_##T(sgc_group g, T x)               \
+    SGC_INLINE T sgc_block_reduce_##op##_##T(sgc_group g, T x)                  \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_reduce_under_##op##_##T, g, x);                  \
     }                                                                           \
-    static inline T sgc_block_inclusive_##op##_##T(sgc_group g, T x)            \
+    SGC_INLINE T sgc_block_inclusive_##op##_##T(sgc_group g, T x)               \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_inclusive_under_##op##_##T, g, x);               \
     }                                                                           \
-    static inline T sgc_block_exclusive_##op##_##T(sgc_group g, T x)            \
+    SGC_INLINE T sgc_block_exclusive_##op##_##T(sgc_group g, T x)               \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_exclusive_under_##op##_##T, g, x);               \
     }                                                                           \
-    static inline T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)        \
+    SGC_INLINE T sgc_block_prefix_reduce_##op##_##T(sgc_group g, T x)           \
     {                                                                           \
         SGC_ON_BLOCK(sgc_block_prefix_reduce_under_##op##_##T, g, x);           \
     }
@@ -469,7 +469,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_BLOCK_SCAN)
 #define SGC_NV_I32_float 0
 #define SGC_NV_I32_double 0
 #define SGC_NV_REDUX_OP(name, ptx_s32, ptx_u32)                                 \
-    static inline uint sgc_ptx_redux_##name(uint mask, uint x, bool is_signed)  \
+    SGC_INLINE uint sgc_ptx_redux_##name(uint mask, uint x, bool is_signed)     \
     {                                                                           \
         uint r;                                                                 \
         if (is_signed)                                                          \
@@ -610,7 +610,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 /* The six public algorithms per (op, T).  With init: the exclusive scan's
  * first element gets init and init is folded into the rest (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_ALGOS(op, T)                                                 \
-    static inline T sgc_reduce_##op##_##T(sgc_group g, T x)                     \
+    SGC_INLINE T sgc_reduce_##op##_##T(sgc_group g, T x)                        \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, reduce, x)                                        \
@@ -624,7 +624,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
         SGC_NV_NU_REDUCE(g, op, T, x)                                           \
         return sgc_generic_reduce_##op##_##T(g, x);                        \
     }                                                                           \
-    static inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)             \
+    SGC_INLINE T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_inclusive, x)                                \
@@ -634,7 +634,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
             return sgc_block_inclusive_##op##_##T(g, x);                        \
         return sgc_generic_inclusive_##op##_##T(g, x);                     \
     }                                                                           \
-    static inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)             \
+    SGC_INLINE T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                \
     {                                                                           \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_FAST_CORE_##op(g, scan_exclusive, x)                                \
@@ -644,17 +644,17 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
             return sgc_block_exclusive_##op##_##T(g, x);                        \
         return sgc_generic_exclusive_##op##_##T(g, x);                     \
     }                                                                           \
-    static inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)        \
+    SGC_INLINE T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)           \
     {                                                                           \
         T r = sgc_reduce_##op##_##T(g, x);                                      \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    static inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
+    SGC_INLINE T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
     {                                                                           \
         T r = sgc_inclusive_scan_##op##_##T(g, x);                              \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    static inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
+    SGC_INLINE T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
     {                                                                           \
         T r = sgc_exclusive_scan_##op##_##T(g, x);                              \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
@@ -664,27 +664,27 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_ALGOS)
 
 /* Logical operators on the other integer types go through int. */
 #define SGC_DEFINE_LOGICAL_WRAPPER(op, T)                                       \
-    static inline T sgc_reduce_##op##_##T(sgc_group g, T x)                     \
+    SGC_INLINE T sgc_reduce_##op##_##T(sgc_group g, T x)                        \
     {                                                                           \
         return (T)sgc_reduce_##op##_int(g, x != 0);                             \
     }                                                                           \
-    static inline T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)             \
+    SGC_INLINE T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                \
     {                                                                           \
         return (T)sgc_inclusive_scan_##op##_int(g, x != 0);                     \
     }                                                                           \
-    static inline T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)             \
+    SGC_INLINE T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                \
     {                                                                           \
         return (T)sgc_exclusive_scan_##op##_int(g, x != 0);                     \
     }                                                                           \
-    static inline T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)        \
+    SGC_INLINE T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)           \
     {                                                                           \
         return (T)sgc_reduce_init_##op##_int(g, x != 0, init != 0);             \
     }                                                                           \
-    static inline T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
+    SGC_INLINE T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
     {                                                                           \
         return (T)sgc_inclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
     }                                                                           \
-    static inline T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init) \
+    SGC_INLINE T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
     {                                                                           \
         return (T)sgc_exclusive_scan_init_##op##_int(g, x != 0, init != 0);     \
     }

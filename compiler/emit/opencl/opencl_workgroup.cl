@@ -102,7 +102,7 @@
 /* Every work-item publishes its value in its slot; a source outside the
  * work-group leaves the caller's own value (docs/REFERENCE.md §6). */
 #define SGC_DEFINE_WG_MOVE(T)                                                   \
-    static inline T sgc_wg_from_##T(__local void *scratch, T x, uint src, bool valid) \
+    SGC_INLINE T sgc_wg_from_##T(__local void *scratch, T x, uint src, bool valid) \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
         uint lid = sgc_linear_local_id();                                       \
@@ -113,19 +113,19 @@
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return valid && src < n ? s[src] : x;                                   \
     }                                                                           \
-    static inline T sgc_wg_select_##T(sgc_work_group g, __local void *scratch, T x, \
+    SGC_INLINE T sgc_wg_select_##T(sgc_work_group g, __local void *scratch, T x, \
                                uint local_id)                                   \
     {                                                                           \
         (void)g;                                                                \
         return sgc_wg_from_##T(scratch, x, local_id, true);                     \
     }                                                                           \
-    static inline T sgc_wg_broadcast_id_##T(sgc_work_group g, __local void *scratch, \
+    SGC_INLINE T sgc_wg_broadcast_id_##T(sgc_work_group g, __local void *scratch, \
                                      T x, uint local_id)                        \
     {                                                                           \
         (void)g;                                                                \
         return sgc_wg_from_##T(scratch, x, local_id, true);                     \
     }                                                                           \
-    static inline T sgc_wg_broadcast_##T(sgc_work_group g, __local void *scratch, T x) \
+    SGC_INLINE T sgc_wg_broadcast_##T(sgc_work_group g, __local void *scratch, T x) \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
         (void)g;                                                                \
@@ -135,21 +135,21 @@
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return s[0];                                                            \
     }                                                                           \
-    static inline T sgc_wg_shift_left_##T(sgc_work_group g, __local void *scratch, \
+    SGC_INLINE T sgc_wg_shift_left_##T(sgc_work_group g, __local void *scratch, \
                                    T x, uint delta)                             \
     {                                                                           \
         uint lid = sgc_linear_local_id();                                       \
         (void)g;                                                                \
         return sgc_wg_from_##T(scratch, x, lid + delta, lid + delta >= lid);    \
     }                                                                           \
-    static inline T sgc_wg_shift_right_##T(sgc_work_group g, __local void *scratch, \
+    SGC_INLINE T sgc_wg_shift_right_##T(sgc_work_group g, __local void *scratch, \
                                     T x, uint delta)                            \
     {                                                                           \
         uint lid = sgc_linear_local_id();                                       \
         (void)g;                                                                \
         return sgc_wg_from_##T(scratch, x, lid - delta, lid >= delta);          \
     }                                                                           \
-    static inline T sgc_wg_permute_xor_##T(sgc_work_group g, __local void *scratch, \
+    SGC_INLINE T sgc_wg_permute_xor_##T(sgc_work_group g, __local void *scratch, \
                                     T x, uint mask)                             \
     {                                                                           \
         (void)g;                                                                \
@@ -159,30 +159,30 @@ SGC_TYPES_ARITH(SGC_DEFINE_WG_MOVE)
 #undef SGC_DEFINE_WG_MOVE
 
 #define SGC_DEFINE_WG_MOVE_SMALL(T)                                             \
-    static inline T sgc_wg_select_##T(sgc_work_group g, __local void *s, T x, uint id) \
+    SGC_INLINE T sgc_wg_select_##T(sgc_work_group g, __local void *s, T x, uint id) \
     {                                                                           \
         return (T)sgc_wg_select_int(g, s, (int)x, id);                          \
     }                                                                           \
-    static inline T sgc_wg_broadcast_id_##T(sgc_work_group g, __local void *s, T x, \
+    SGC_INLINE T sgc_wg_broadcast_id_##T(sgc_work_group g, __local void *s, T x, \
                                      uint id)                                   \
     {                                                                           \
         return (T)sgc_wg_broadcast_id_int(g, s, (int)x, id);                    \
     }                                                                           \
-    static inline T sgc_wg_broadcast_##T(sgc_work_group g, __local void *s, T x) \
+    SGC_INLINE T sgc_wg_broadcast_##T(sgc_work_group g, __local void *s, T x)   \
     {                                                                           \
         return (T)sgc_wg_broadcast_int(g, s, (int)x);                           \
     }                                                                           \
-    static inline T sgc_wg_shift_left_##T(sgc_work_group g, __local void *s, T x, \
+    SGC_INLINE T sgc_wg_shift_left_##T(sgc_work_group g, __local void *s, T x,  \
                                    uint delta)                                  \
     {                                                                           \
         return (T)sgc_wg_shift_left_int(g, s, (int)x, delta);                   \
     }                                                                           \
-    static inline T sgc_wg_shift_right_##T(sgc_work_group g, __local void *s, T x, \
+    SGC_INLINE T sgc_wg_shift_right_##T(sgc_work_group g, __local void *s, T x, \
                                     uint delta)                                 \
     {                                                                           \
         return (T)sgc_wg_shift_right_int(g, s, (int)x, delta);                  \
     }                                                                           \
-    static inline T sgc_wg_permute_xor_##T(sgc_work_group g, __local void *s, T x, \
+    SGC_INLINE T sgc_wg_permute_xor_##T(sgc_work_group g, __local void *s, T x, \
                                     uint mask)                                  \
     {                                                                           \
         return (T)sgc_wg_permute_xor_int(g, s, (int)x, mask);                   \
@@ -208,7 +208,7 @@ SGC_TYPES_SMALL(SGC_DEFINE_WG_MOVE_SMALL)
  * serial scan, and its loops made PoCL's build time exponential in the
  * number of calls. */
 #define SGC_DEFINE_WG_ITEMS(op, T)                                              \
-    static inline T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items, \
+    SGC_INLINE T sgc_wg_items_##op##_##T(__local void *scratch, uint n_items,   \
                                      uint idx, bool writer, T v, T *total)      \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
@@ -241,7 +241,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
  * SGC_WG_TREE_LOGSTEP forces the log-step tree there (the tests run both
  * shapes on the Intel CPU runtime, which rejects -U build options). */
 #define SGC_DEFINE_WG_SERIAL(op, T)                                             \
-    static inline T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x) \
+    SGC_INLINE T sgc_wg_serial_reduce_##op##_##T(__local void *scratch, T x)    \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
         uint lid = sgc_linear_local_id();                                       \
@@ -259,7 +259,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ITEMS)
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return s[n];                                                            \
     }                                                                           \
-    static inline T sgc_wg_serial_scan_##op##_##T(__local void *scratch, T x,   \
+    SGC_INLINE T sgc_wg_serial_scan_##op##_##T(__local void *scratch, T x,      \
                                            bool inclusive)                      \
     {                                                                           \
         T total;                                                                \
@@ -280,7 +280,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
  * half folds onto the lower one).  Scan: Hillis-Steele (read, barrier,
  * write). */
 #define SGC_DEFINE_WG_TREE(op, T)                                               \
-    static inline T sgc_wg_tree_reduce_##op##_##T(__local void *scratch, T x)   \
+    SGC_INLINE T sgc_wg_tree_reduce_##op##_##T(__local void *scratch, T x)      \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
         uint lid = sgc_linear_local_id();                                       \
@@ -298,7 +298,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SERIAL)
         barrier(CLK_LOCAL_MEM_FENCE);                                           \
         return s[0];                                                            \
     }                                                                           \
-    static inline T sgc_wg_tree_scan_##op##_##T(__local void *scratch, T x,     \
+    SGC_INLINE T sgc_wg_tree_scan_##op##_##T(__local void *scratch, T x,        \
                                          bool inclusive)                        \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
@@ -330,7 +330,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
 #define SGC_DEFINE_WG_SG(op, T)                                                 \
     /* Sub-group reduce, then sub-group 0 reduces the sub-groups' results   */  \
     /* (a slot each) and broadcasts the total.                              */  \
-    static inline T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)     \
+    SGC_INLINE T sgc_wg_sg_reduce_##op##_##T(__local void *scratch, T x)        \
     {                                                                           \
         __local T *s = (__local T *)scratch;                                    \
         sgc_group sg = sgc_get_sub_group();                                     \
@@ -354,7 +354,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_TREE)
     }                                                                           \
     /* Sub-group scan, then the prefix of the caller's sub-group over the   */  \
     /* sub-groups' totals (written by each sub-group's last lane).          */  \
-    static inline T sgc_wg_sg_scan_##op##_##T(__local void *scratch, T x,       \
+    SGC_INLINE T sgc_wg_sg_scan_##op##_##T(__local void *scratch, T x,          \
                                        bool inclusive)                          \
     {                                                                           \
         sgc_group sg = sgc_get_sub_group();                                     \
@@ -396,7 +396,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SG)
 #define SGC_WG_FAST_logical_or(algo, x)
 
 #define SGC_DEFINE_WG_ALGOS(op, T)                                              \
-    static inline T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,          \
+    SGC_INLINE T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,             \
                                               __local void *s, T x)             \
     {                                                                           \
         (void)g;                                                                \
@@ -404,7 +404,7 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SG)
         SGC_WG_FAST_##op(scan_inclusive, x)                                     \
         return SGC_WG_LEVEL_SCAN(op, T, s, x, true);                            \
     }                                                                           \
-    static inline T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,          \
+    SGC_INLINE T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,             \
                                               __local void *s, T x)             \
     {                                                                           \
         (void)g;                                                                \
@@ -412,26 +412,26 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_SG)
         SGC_WG_FAST_##op(scan_exclusive, x)                                     \
         return SGC_WG_LEVEL_SCAN(op, T, s, x, false);                           \
     }                                                                           \
-    static inline T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x) \
+    SGC_INLINE T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x) \
     {                                                                           \
         (void)g;                                                                \
         x = SGC_IN_##op(T, x);                                                  \
         SGC_WG_FAST_##op(reduce, x)                                             \
         return SGC_WG_LEVEL_REDUCE(op, T, s, x);                                \
     }                                                                           \
-    static inline T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s, \
+    SGC_INLINE T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s, \
                                            T x, T init)                         \
     {                                                                           \
         T r = sgc_wg_reduce_##op##_##T(g, s, x);                                \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    static inline T sgc_wg_inclusive_scan_init_##op##_##T(sgc_work_group g,     \
+    SGC_INLINE T sgc_wg_inclusive_scan_init_##op##_##T(sgc_work_group g,        \
                                                    __local void *s, T x, T init) \
     {                                                                           \
         T r = sgc_wg_inclusive_scan_##op##_##T(g, s, x);                        \
         return SGC_OP_##op(SGC_IN_##op(T, init), r);                            \
     }                                                                           \
-    static inline T sgc_wg_exclusive_scan_init_##op##_##T(sgc_work_group g,     \
+    SGC_INLINE T sgc_wg_exclusive_scan_init_##op##_##T(sgc_work_group g,        \
                                                    __local void *s, T x, T init) \
     {                                                                           \
         T r = sgc_wg_exclusive_scan_##op##_##T(g, s, x);                        \
@@ -441,31 +441,31 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ALGOS)
 #undef SGC_DEFINE_WG_ALGOS
 
 #define SGC_DEFINE_WG_LOGICAL_WRAPPER(op, T)                                    \
-    static inline T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x) \
+    SGC_INLINE T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x) \
     {                                                                           \
         return (T)sgc_wg_reduce_##op##_int(g, s, x != 0);                       \
     }                                                                           \
-    static inline T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,          \
+    SGC_INLINE T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,             \
                                               __local void *s, T x)             \
     {                                                                           \
         return (T)sgc_wg_inclusive_scan_##op##_int(g, s, x != 0);               \
     }                                                                           \
-    static inline T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,          \
+    SGC_INLINE T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,             \
                                               __local void *s, T x)             \
     {                                                                           \
         return (T)sgc_wg_exclusive_scan_##op##_int(g, s, x != 0);               \
     }                                                                           \
-    static inline T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s, \
+    SGC_INLINE T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s, \
                                            T x, T init)                         \
     {                                                                           \
         return (T)sgc_wg_reduce_init_##op##_int(g, s, x != 0, init != 0);       \
     }                                                                           \
-    static inline T sgc_wg_inclusive_scan_init_##op##_##T(sgc_work_group g,     \
+    SGC_INLINE T sgc_wg_inclusive_scan_init_##op##_##T(sgc_work_group g,        \
                                                    __local void *s, T x, T init) \
     {                                                                           \
         return (T)sgc_wg_inclusive_scan_init_##op##_int(g, s, x != 0, init != 0); \
     }                                                                           \
-    static inline T sgc_wg_exclusive_scan_init_##op##_##T(sgc_work_group g,     \
+    SGC_INLINE T sgc_wg_exclusive_scan_init_##op##_##T(sgc_work_group g,        \
                                                    __local void *s, T x, T init) \
     {                                                                           \
         return (T)sgc_wg_exclusive_scan_init_##op##_int(g, s, x != 0, init != 0); \
@@ -475,7 +475,7 @@ SGC_LOGICAL_WRAPPERS(SGC_DEFINE_WG_LOGICAL_WRAPPER)
 
 /* ---- votes ---- */
 
-static inline bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
+SGC_INLINE bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
 {
 #if SGC_WG_STRATEGY == SGC_WG_BUILTIN
     (void)g;
@@ -486,7 +486,7 @@ static inline bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
 #endif
 }
 
-static inline bool sgc_wg_all(sgc_work_group g, __local void *s, bool p)
+SGC_INLINE bool sgc_wg_all(sgc_work_group g, __local void *s, bool p)
 {
 #if SGC_WG_STRATEGY == SGC_WG_BUILTIN
     (void)g;
@@ -497,4 +497,4 @@ static inline bool sgc_wg_all(sgc_work_group g, __local void *s, bool p)
 #endif
 }
 
-static inline bool sgc_wg_none(sgc_work_group g, __local void *s, bool p) { return !sgc_wg_any(g, s, p); }
+SGC_INLINE bool sgc_wg_none(sgc_work_group g, __local void *s, bool p) { return !sgc_wg_any(g, s, p); }
