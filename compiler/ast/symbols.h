@@ -61,6 +61,7 @@ struct Symbol {
     bool is_uniform;       /* SYM_VAR local/param: every assignment is uniform */
     bool made_fixed_group; /* SYM_VAR local: a fixed-size group initialised by
                               get_fixed_size_group at its declaration */
+    bool made_ballot_group; /* SYM_VAR local: likewise by get_ballot_group */
     bool group_rewritten;  /* SYM_VAR local of group type: assigned again or
                               address taken after its declaration */
     uint32_t spec_id;      /* SYM_SPEC_CONST (here: the common part's padding) */

@@ -253,16 +253,18 @@ static void group_fn(EmitCtx *ctx, const Node *call)
     lowering(ctx)->function(ctx, &c);
 }
 
-/* The group argument of an algorithm.  A fixed-size group whose every
- * maker reaches this call (sema_flow.c, "creators") goes through
+/* The group argument of an algorithm.  A fixed-size or ballot group whose
+ * every maker reaches this call (sema_flow.c, "creators") goes through
  * with_creators, which lets the library trust what it saw when the group
  * was made -- on NVIDIA, that the whole warp made it, so the call needs no
- * test of the active lanes (docs/GROUPS.md "Creation facts"). */
+ * test of the active lanes (docs/GROUPS.md "Creation facts").  --stats
+ * counts the fixed-size calls. */
 void emit_group_print_arg(EmitCtx *ctx, const Node *call, const Node *g)
 {
     const Symbol *sym = g->kind == ND_IDENT ? g->sym : NULL;
-    bool fixed = sym && sym->made_fixed_group && !sym->group_rewritten;
-    bool reach = fixed && !call->creators_may_diverge;
+    bool kept = sym && !sym->group_rewritten;
+    bool fixed = kept && sym->made_fixed_group;
+    bool reach = kept && (sym->made_fixed_group || sym->made_ballot_group) && !call->creators_may_diverge;
     if (fixed && ctx->options->stats) {
         ctx->options->stats->fixed_group_calls++;
         ctx->options->stats->creator_facts += reach;

@@ -274,8 +274,8 @@ static bool u_builtin(Uni *u, Node *n, bool args_uniform)
     }
 }
 
-/* A group algorithm (or joint algorithm) on a fixed-size group that its
- * variable's declaration made: every work-item that made the group reaches
+/* A group algorithm (or joint algorithm) on a fixed-size or ballot group
+ * that its variable's declaration made: every work-item that made the group reaches
  * the call when no non-uniform condition encloses the call without
  * enclosing the declaration, and no divergent exit came in between.  The
  * counts only grow from one fixed-point round to the next, so a "may
@@ -284,7 +284,7 @@ static void note_creators(const Uni *u, Node *call)
 {
     const Node *g = call->args.head;
     const Symbol *sym = g && g->kind == ND_IDENT ? g->sym : NULL;
-    if (!sym || !sym->made_fixed_group)
+    if (!sym || !(sym->made_fixed_group || sym->made_ballot_group))
         return;
     if (u->gotos || u->divergent != sym->decl_divergence || u->jumps != sym->decl_jumps)
         call->creators_may_diverge = true;
@@ -435,11 +435,12 @@ static void u_loop(Uni *u, Node *n)
     u->loop_jump = outer_jump || u->loop_jump;
 }
 
-static bool is_fixed_group_creation(const Node *init)
+/* Whether `init` is a call of the group constructor `maker`. */
+static bool is_group_creation(const Node *init, Builtin maker)
 {
     while (init && init->kind == ND_CAST && init->is_implicit)
         init = init->lhs;
-    return init && init->kind == ND_CALL && init->builtin == BI_GET_FIXED_SIZE_GROUP;
+    return init && init->kind == ND_CALL && init->builtin == (int)maker;
 }
 
 static void u_decl(Uni *u, Node *decl)
@@ -450,7 +451,8 @@ static void u_decl(Uni *u, Node *decl)
             continue;
         sym->decl_divergence = u->divergent;
         sym->decl_jumps = u->jumps;
-        sym->made_fixed_group = is_fixed_group_creation(d->init);
+        sym->made_fixed_group = is_group_creation(d->init, BI_GET_FIXED_SIZE_GROUP);
+        sym->made_ballot_group = is_group_creation(d->init, BI_GET_BALLOT_GROUP);
         if (type_space(sym->ty) == AS_LOCAL)
             make_nonuniform(u, sym);
         if (d->init && (!u_expr(u, d->init) || divergent_for(u, sym)))

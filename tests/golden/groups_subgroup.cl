@@ -63,7 +63,7 @@ __kernel void sub_groups(__global int *out, __global const float *in, __global u
     out[i] += sgc_broadcast_int(sg, x) + sgc_broadcast_id_int(b, x, 2u) + sgc_shift_left_int(f4, x, 1u) + sgc_shift_right_int(ft, x, 1u) + sgc_permute_xor_int(sg, x, 3u) + sgc_select_int(o, x, 0u);
 
     out[i] += sgc_any(sg, x > 3) + sgc_all(b, true) + sgc_none(f4, x == 0);
-    float s = sgc_reduce_plus_float(sg, in[i]) + sgc_exclusive_scan_init_multiplies_float(b, in[i], 1.0f) + sgc_inclusive_scan_init_maximum_float(sgc_with_creators(ft), in[i], -1.0f);
+    float s = sgc_reduce_plus_float(sg, in[i]) + sgc_exclusive_scan_init_multiplies_float(sgc_with_creators(b), in[i], 1.0f) + sgc_inclusive_scan_init_maximum_float(sgc_with_creators(ft), in[i], -1.0f);
 
     wide[i] = sgc_reduce_bit_xor_ulong(sgc_with_creators(f4), wide[i]) + (size_t)sgc_inclusive_scan_plus_ulong(sg, (ulong)i);
     out[i] += (int)s + sgc_reduce_logical_or_int(sg, x) + (int)sgc_broadcast_char(sg, (char)x) + sgc_broadcast_short(sg, (short)x);

@@ -44,7 +44,7 @@ extern "C" __global__ void sub_groups(int *out, const float *in, unsigned long l
     out[i] += sgc::group_broadcast(sg, x) + sgc::group_broadcast(b, x, 2u) + sgc::shift_group_left(f4, x, 1u) + sgc::shift_group_right(ft, x, 1u) + sgc::permute_group_by_xor(sg, x, 3u) + sgc::select_from_group(o, x, 0u);
 
     out[i] += sgc::any_of_group(sg, x > 3) + sgc::all_of_group(b, true) + sgc::none_of_group(f4, x == 0);
-    float s = sgc::reduce_over_group(sg, in[i], sgc::plus{}) + sgc::exclusive_scan_over_group(b, in[i], 1.0f, sgc::multiplies{}) + sgc::inclusive_scan_over_group(sgc::with_creators(ft), in[i], sgc::maximum{}, -1.0f);
+    float s = sgc::reduce_over_group(sg, in[i], sgc::plus{}) + sgc::exclusive_scan_over_group(sgc::with_creators(b), in[i], 1.0f, sgc::multiplies{}) + sgc::inclusive_scan_over_group(sgc::with_creators(ft), in[i], sgc::maximum{}, -1.0f);
 
     wide[i] = sgc::reduce_over_group(sgc::with_creators(f4), wide[i], sgc::bit_xor{}) + (size_t)sgc::inclusive_scan_over_group(sg, (unsigned long long)i, sgc::plus{});
     out[i] += (int)s + sgc::reduce_over_group(sg, x, sgc::logical_or{}) + (int)sgc::group_broadcast(sg, (char)x) + sgc::group_broadcast(sg, (short)x);

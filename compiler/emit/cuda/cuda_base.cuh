@@ -106,7 +106,7 @@ struct group {
     unsigned range; /* get_group_linear_range() */
     unsigned size;  /* N of a fixed-size group, 32 for the sub-group, else 0:
                        a constant after inlining, for the aligned-block paths */
-    bool whole_at_creation; /* fixed-size groups: all 32 lanes made it */
+    bool whole_at_creation; /* fixed-size and ballot groups: all 32 lanes made it */
     bool creators_call;     /* set by with_creators only: every lane that made
                                the group runs this call (the compiler proved it),
                                so whole_at_creation holds here too */
@@ -184,6 +184,9 @@ __device__ __forceinline__ group get_ballot_group(group parent, bool pred)
     unsigned yes = __ballot_sync(parent.mask, pred);
     group g = make_group(pred ? yes : parent.mask & ~yes, pred ? 0u : 1u, 2u);
     g.pair = parent.mask;
+    /* The ballot needed every lane of the parent: a whole-warp parent
+     * means the whole warp made g. */
+    g.whole_at_creation = parent.mask == 0xffffffffu;
     return g;
 }
 

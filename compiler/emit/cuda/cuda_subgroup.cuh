@@ -396,7 +396,7 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
  * result is the one of the partition holding lane 0, or the other one. */
 __device__ __forceinline__ bool ballot_whole_warp(group g)
 {
-    return g.pair != 0u && __activemask() == 0xffffffffu;
+    return g.pair != 0u && (g.creators_call ? g.whole_at_creation : __activemask() == 0xffffffffu);
 }
 
 template <class T, class Op>
@@ -433,7 +433,7 @@ __device__ __forceinline__ T reduce_on_mask(group g, T x, Op op)
 template <block_algo A, class T, class Op>
 __device__ __forceinline__ T scan_on_mask(group g, T x, Op op)
 {
-    if (__activemask() == 0xffffffffu) {
+    if ((g.creators_call && g.whole_at_creation) || __activemask() == 0xffffffffu) {
         if constexpr (A == BLOCK_INCLUSIVE)
             return mask_inclusive_under(0xffffffffu, g.mask, x, op);
         else

@@ -114,7 +114,7 @@ typedef struct sgc_group {
     uint id;     /* get_group_linear_id() */
     uint range;  /* get_group_linear_range() */
     uint size;   /* fixed-size groups: N; else 0 */
-    uint whole_at_creation; /* nvptx fixed-size groups: all 32 lanes made it */
+    uint whole_at_creation; /* nvptx fixed-size and ballot groups: all 32 lanes made it */
     uint creators_call;     /* set by sgc_with_creators only: every work-item
                                that made the group runs this call (the compiler
                                proved it), so whole_at_creation holds here too */
@@ -356,6 +356,11 @@ SGC_INLINE sgc_group sgc_get_ballot_group(sgc_group parent, bool pred)
     sgc_group g = sgc_make_group(pred ? yes : parent.mask & ~yes, SGC_KIND_BALLOT,
                                  pred ? 0u : 1u, 2u, 0);
     g.pair = parent.mask;
+#if defined(SGC_TIER_NVPTX)
+    /* The ballot needed every lane of the parent: a whole-warp parent
+     * means the whole warp made g. */
+    g.whole_at_creation = parent.mask == 0xffffffffUL;
+#endif
     return g;
 }
 

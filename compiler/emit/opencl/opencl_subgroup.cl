@@ -183,7 +183,9 @@ SGC_INLINE uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mas
  * inlining). */
 #if defined(SGC_TIER_NVPTX)
 #define SGC_NV_BALLOT_WHOLE_WARP(g)                                             \
-    ((g).kind == SGC_KIND_BALLOT && sgc_ptx_activemask() == 0xffffffffu)
+    ((g).kind == SGC_KIND_BALLOT &&                                             \
+     ((g).creators_call ? (g).whole_at_creation != 0u                           \
+                        : sgc_ptx_activemask() == 0xffffffffu))
 #define SGC_ON_MASK(fn, g, x)                                                   \
     if ((g).mask == 0xffffffffUL || SGC_NV_BALLOT_WHOLE_WARP(g))                \
         return fn(0xffffffffUL, (g).mask, x);                                   \
