@@ -1,0 +1,18 @@
+/* Control for minimal.cl: the any() result through a volatile private copy
+ * (same value, same meaning).  Right on the Intel CPU runtime. */
+ulong f2u(double x) { if (x != x) return 7UL; if (x > 1e18) return 11UL; if (x < -1e18) return 13UL; return (ulong)(long)x; }
+__kernel void k(__global ulong *out, __global const int *in) {
+    uint gid = get_global_id(0);
+    uint lane = get_sub_group_local_id();
+    ulong cs;
+    if (in[gid] < 7) {
+        long acc = lane < 3 ? (long)in[lane] : 0;
+        cs = sub_group_non_uniform_reduce_add(acc);
+    } else {
+        volatile ulong va = sub_group_non_uniform_any(gid == 0);
+        cs = va;
+        double acc = lane < 5 ? (double)in[lane] : 1e30;
+        cs = cs + f2u(sub_group_non_uniform_reduce_min(acc));
+    }
+    out[gid] = cs;
+}
