@@ -274,12 +274,6 @@ static double launch_ms(sgrt_kernel *kernel, const sgrt_launch_dims *dims)
     return (double)(t1 - t0) / 1e6;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median time of one kernel; `wrong` gets the number of wrong outputs. */
 static double time_kernel(go_device *dev, sgrt_program *program, go_elem e, go_kind kind,
                           go_alg alg, go_op op, void *in, void *got, void *want, uint32_t *wrong)
@@ -299,7 +293,7 @@ static double time_kernel(go_device *dev, sgrt_program *program, go_elem e, go_k
     launch_ms(kernel, &dims); /* warm-up */
     for (int i = 0; i < repeats; i++)
         ms[i] = launch_ms(kernel, &dims);
-    qsort(ms, (size_t)repeats, sizeof ms[0], compare_double);
+    sample_sort_times(ms, (size_t)repeats);
     SAMPLE_CHECK(sgrt_buffer_read(dev->out, 0, (size_t)n_items * elems[e].size, got));
     reference(e, kind, alg, op, sg_size, in, want);
     *wrong = count_wrong(e, op, got, want);

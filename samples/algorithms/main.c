@@ -50,16 +50,10 @@ static double span_ms(sgrt_event *first, sgrt_event *last)
     return (double)(u1 - t0) / 1e6;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Prints one result line; `ms` holds `repeats` times (sorted here). */
 static void report(const char *alg, const char *variant, double *ms, double bytes, bool ok)
 {
-    qsort(ms, (size_t)repeats, sizeof *ms, compare_double);
+    sample_sort_times(ms, (size_t)repeats);
     double med = ms[repeats / 2];
     printf("%-10s %-28s %9.3f ms %8.2f GB/s  %s\n", alg, variant, med, bytes / med / 1e6,
            ok ? "correct" : "WRONG");

@@ -45,6 +45,19 @@ static inline uint32_t sample_random(uint32_t *state)
     return *state = x;
 }
 
+/* qsort order for doubles, ascending. */
+static inline int sample_compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts n times (ms) in place, for a median or the range of repeated runs. */
+static inline void sample_sort_times(double *ms, size_t n)
+{
+    qsort(ms, n, sizeof *ms, sample_compare_double);
+}
+
 static inline float sample_random_float(uint32_t *state)
 {
     return (float)(sample_random(state) >> 8) / (float)(1u << 24) * 2.0f - 1.0f;

@@ -244,6 +244,7 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
 #define SGC_OPERATOR(name, expr, ident, idem)                              \
     struct name {                                                          \
         static constexpr bool idempotent = idem; /* a op a == a */        \
+        static constexpr bool logical = false;                             \
         template <class T> __device__ T operator()(T a, T b) const { return expr; } \
         template <class T> static __device__ T identity() { return ident; } \
         template <class T> static __device__ T in(T x) { return x; }       \
@@ -253,6 +254,10 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
 #define SGC_LOGICAL(name, expr, ident)                                     \
     struct name {                                                          \
         static constexpr bool idempotent = true;                           \
+        static constexpr bool logical = true;                              \
+        /* identity true: every member must be true (logical_and); */     \
+        /* false: any member true is enough (logical_or) */                \
+        static constexpr bool every = (ident) != 0;                        \
         template <class T> __device__ T operator()(T a, T b) const { return T(expr); } \
         template <class T> static __device__ T identity() { return T(ident); } \
         template <class T> static __device__ T in(T x) { return T(x != T(0)); } \

@@ -182,10 +182,8 @@ __device__ __forceinline__ T mask_inclusive_under(unsigned sm, unsigned m, T x, 
  * are truth values (Op::in), so a reduce asks whether every member
  * (logical_and) or any member (logical_or) holds true, and a scan asks the
  * same of the members up to the caller (inclusive) or below it
- * (exclusive; none below gives the identity, true or false). */
-template <class Op> struct is_logical {
-    static constexpr bool value = same<Op, logical_and>::value || same<Op, logical_or>::value;
-};
+ * (exclusive; none below gives the identity, true or false).  Op::logical
+ * and Op::every come from the operator table (cuda_base.cuh). */
 
 template <block_algo A, class T, class Op>
 __device__ __forceinline__ T logical_by_vote(unsigned sm, unsigned m, T x)
@@ -195,7 +193,7 @@ __device__ __forceinline__ T logical_by_vote(unsigned sm, unsigned m, T x)
                     : A == BLOCK_INCLUSIVE ? (2u << l) - 1u /* lane 31: 0 - 1 */
                                            : (1u << l) - 1u;
     unsigned asked = m & upto, yes = __ballot_sync(sm, x != T(0)) & asked;
-    if constexpr (same<Op, logical_and>::value)
+    if constexpr (Op::every)
         return T(yes == asked);
     else
         return T(yes != 0u);
@@ -331,11 +329,12 @@ __device__ __forceinline__ T reduce_on_warp(group g, T x, Op op)
 __device__ __forceinline__ bool narrow_fixed(group g) { return g.size != 0u && g.size < 32u; }
 
 /* All 32 lanes run this call: every block of a narrow fixed-size group is
- * full and 0xffffffff is a valid shuffle mask (said above).  When the
- * compiler proved that every lane that made g runs this call
- * (with_creators), the whole warp having made g is enough: the vote taken
- * once at creation replaces one per call (bench/gpu_fixed_forms.cu:
- * "hoisted" against "library"). */
+ * full and 0xffffffff is a valid shuffle mask (said above), and both
+ * partitions of a ballot group of the whole warp are at the call
+ * (ballot_whole_warp).  When the compiler proved that every lane that made
+ * g runs this call (with_creators), the whole warp having made g is
+ * enough: the fact recorded at creation replaces a vote per call
+ * (bench/gpu_fixed_forms.cu: "hoisted" against "library"). */
 __device__ __forceinline__ bool whole_warp(group g)
 {
     return g.creators_call ? g.whole_at_creation : __activemask() == 0xffffffffu;
@@ -396,7 +395,7 @@ __device__ __forceinline__ T on_fixed(group g, T x, Op op)
  * result is the one of the partition holding lane 0, or the other one. */
 __device__ __forceinline__ bool ballot_whole_warp(group g)
 {
-    return g.pair != 0u && (g.creators_call ? g.whole_at_creation : __activemask() == 0xffffffffu);
+    return g.pair != 0u && whole_warp(g);
 }
 
 template <class T, class Op>
@@ -425,8 +424,9 @@ __device__ __forceinline__ T reduce_on_mask(group g, T x, Op op)
     return mask_reduce_under(g.mask, g.mask, x, op);
 }
 
-/* Scans test the active lanes on every kind: the full mask when all 32
- * lanes are at the call, else the group's.  (Testing g.pair and g.mask
+/* Scans test the active lanes on every kind (a ballot group with the
+ * creation fact takes the fact): the full mask when all 32 lanes are at
+ * the call, else the group's.  (Testing g.pair and g.mask
  * first, as the reduce does, measured slower on the H200: ballot scan uint
  * 1.32x -> 1.57x of the sub-group, tangle 2.71x -> 3.33x;
  * bench/RESULTS.md.) */
@@ -457,7 +457,7 @@ template <class T, class Op>
 __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 {
     x = Op::in(x);
-    if constexpr (is_logical<Op>::value)
+    if constexpr (Op::logical)
         if (!narrow_fixed(g))
             return logical_by_vote<BLOCK_REDUCE, T, Op>(vote_mask(g), g.mask, x);
     if (warp_group(g))
@@ -470,7 +470,7 @@ __device__ __forceinline__ T reduce_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 {
-    if constexpr (is_logical<Op>::value)
+    if constexpr (Op::logical)
         if (!narrow_fixed(g))
             return logical_by_vote<BLOCK_INCLUSIVE, T, Op>(vote_mask(g), g.mask, Op::in(x));
     /* The ladder reads lower lanes only: right for a partial warp too. */
@@ -484,7 +484,7 @@ __device__ __forceinline__ T inclusive_scan_over_group(group g, T x, Op op)
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_scan_over_group(group g, T x, Op op)
 {
-    if constexpr (is_logical<Op>::value)
+    if constexpr (Op::logical)
         if (!narrow_fixed(g))
             return logical_by_vote<BLOCK_EXCLUSIVE, T, Op>(vote_mask(g), g.mask, Op::in(x));
     if (warp_group(g))

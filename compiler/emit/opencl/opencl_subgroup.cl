@@ -182,10 +182,13 @@ SGC_INLINE uint sgc_first_lane(ulong mask) { return 63u - (uint)clz(mask & (~mas
  * ballot groups test the active lanes (the kind is a constant after
  * inlining). */
 #if defined(SGC_TIER_NVPTX)
-#define SGC_NV_BALLOT_WHOLE_WARP(g)                                             \
-    ((g).kind == SGC_KIND_BALLOT &&                                             \
-     ((g).creators_call ? (g).whole_at_creation != 0u                           \
-                        : sgc_ptx_activemask() == 0xffffffffu))
+/* All 32 lanes run this call: the fact recorded when g was made, where
+ * sgcc proved every maker reaches the call (sgc_with_creators), else a vote
+ * (cuda_subgroup.cuh, whole_warp). */
+#define SGC_NV_ALL_LANES_AT_CALL(g)                                             \
+    ((g).creators_call ? (g).whole_at_creation != 0u                            \
+                       : sgc_ptx_activemask() == 0xffffffffu)
+#define SGC_NV_BALLOT_WHOLE_WARP(g) ((g).kind == SGC_KIND_BALLOT && SGC_NV_ALL_LANES_AT_CALL(g))
 #define SGC_ON_MASK(fn, g, x)                                                   \
     if ((g).mask == 0xffffffffUL || SGC_NV_BALLOT_WHOLE_WARP(g))                \
         return fn(0xffffffffUL, (g).mask, x);                                   \
@@ -559,10 +562,7 @@ SGC_NV_REDUX_OP(bit_xor, "redux.sync.xor.b32", "redux.sync.xor.b32")
 #if defined(SGC_TIER_NVPTX)
 #define SGC_NV_WARP_GROUP(g)                                                    \
     ((g).kind == SGC_KIND_SUB_GROUP || (SGC_FIXED(g) && (g).size == 32u))
-#define SGC_NV_WHOLE_WARP(g)                                                    \
-    (SGC_FIXED(g) && (g).size < 32u &&                                          \
-     ((g).creators_call ? (g).whole_at_creation != 0u                           \
-                        : sgc_ptx_activemask() == 0xffffffffu))
+#define SGC_NV_WHOLE_WARP(g) (SGC_FIXED(g) && (g).size < 32u && SGC_NV_ALL_LANES_AT_CALL(g))
 #define SGC_NV_WARP_REDUCE(g, op, T, x)                                         \
     if (SGC_VOTE_##op != 0 && SGC_NV_WARP_GROUP(g))                             \
         return sgc_generic_reduce_under_##op##_##T((g).mask, (g).mask, x);      \
