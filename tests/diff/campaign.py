@@ -21,13 +21,17 @@ machine); --all-variants runs them all.
 
 On a mismatch the failing kernel is reduced (statement ids dropped from the
 generator's AST, top-down, keeping the mismatch on the same variant) and
-kept under --keep (default tests/diff/cases/new/) for review; moved to
+kept under --keep (default tests/diff/cases/new/) for review;
+--modules FILE runs (and reduces) listed modules instead of a seed range,
+one "SEED FLAVOUR KERNELS" a line (a GPU campaign's failures: with --gpu
+the generator makes the module gpu_campaign.sh ran, so on the GPU machine
+the pocl variant reduces PoCL 5's wrong kernels there); moved to
 tests/diff/cases/<name>/ (and KNOWN_FAILURES while open) it is a regression
 case (run_cases.py).
 
-usage: campaign.py [--seed N] [--count N | --minutes M] [--flavours wg,sg] [-j N]
-                   [--kernels K] [--variants A,B | --all-variants] [--no-reduce]
-                   [--nvcc PATH] [--no-workarounds] --sgcc PATH --diffrun PATH
+usage: campaign.py [--seed N] [--count N | --minutes M | --modules FILE] [--flavours wg,sg]
+                   [-j N] [--kernels K] [--variants A,B | --all-variants] [--no-reduce]
+                   [--gpu] [--nvcc PATH] [--no-workarounds] --sgcc PATH --diffrun PATH
                    [--work DIR] [--keep DIR] [--log FILE] [--summary FILE]
 exit: 0 no unexplained mismatch; 1 mismatches (see the log); 2 setup errors
 """
@@ -159,9 +163,9 @@ class Campaign:
         others = names[1:]
         return [first] + ([others[index % len(others)]] if others else [])
 
-    def module(self, seed, flavour, index):
+    def module(self, seed, flavour, index, kernels=0):
         base = os.path.join(self.a.work, "s%d_%s" % (seed, flavour))
-        gen = sgcgen.generate(seed, flavour, self.a.kernels)
+        gen = sgcgen.generate(seed, flavour, kernels or self.a.kernels)
         sgcgen.write_module(gen, base)
         self.stats["modules"] += 1
         self.stats["kernels_generated"] += len(gen.kernels)
@@ -244,8 +248,10 @@ class Campaign:
             shutil.copy(rbase + ext, os.path.join(keep, "case" + ext))
         with open(os.path.join(keep, "variant"), "w") as f:
             f.write(variant + "\n")
+        # the seed and the dropped statement ids make the case again:
+        # sgcgen.py --seed S --flavour F --kernels K --only-kernel NAME --drop IDS
         self.note({"seed": seed, "reduce": kernel, "variant": variant, "tests": tests, "kept": keep,
-                   "dropped": len(drop)})
+                   "dropped": len(drop), "drop": sorted(drop), "kernels": len(gen.kernels), "gpu": self.a.gpu})
         with open(os.path.join(keep, "failure"), "w") as f:
             f.write(how + "\n")
         print("reduced %s (%d tests) -> %s" % (kernel, tests, keep), flush=True)
@@ -262,17 +268,28 @@ def worker_init(a):
     global WORKER
     a = argparse.Namespace(**vars(a))
     a.log = ""
+    sgcgen.GPU_SUB_GROUP_SIZES = a.gpu
     WORKER = Campaign(a)
 
 
 def worker_module(job):
-    seed, flavour, index = job
+    seed, flavour, index, kernels = job
     c = WORKER
     c.stats = {"modules": 0, "kernels_generated": 0, "per_variant": {}, "mismatches": [],
                "generator_errors": 0, "sgcc_errors": 0, "build_failures": []}
     c.records = []
-    c.module(seed, flavour, index)
+    c.module(seed, flavour, index, kernels)
     return c.stats, c.records
+
+
+def listed_modules(path):
+    """The jobs of a --modules file: (seed, flavour, index, kernels) per line."""
+    jobs = []
+    for line in open(path):
+        words = line.split("#")[0].split()
+        if words:
+            jobs.append((int(words[0]), words[1], len(jobs), int(words[2])))
+    return jobs
 
 
 def children(st):
@@ -291,6 +308,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--minutes", type=float, default=0)
+    ap.add_argument("--modules", default="", help='a file of "SEED FLAVOUR KERNELS" lines to run instead')
+    ap.add_argument("--gpu", action="store_true", help="generate as sgcgen.py --gpu (gpu_campaign.sh's modules)")
     ap.add_argument("--flavours", default="wg,sg")
     ap.add_argument("--kernels", type=int, default=16,
                     help="kernels per module (default 16: a device build's fixed cost, most of"
@@ -311,6 +330,7 @@ def main():
     a = ap.parse_args()
     if not a.count and not a.minutes:
         a.count = 1
+    sgcgen.GPU_SUB_GROUP_SIZES = a.gpu
     if a.no_workarounds:
         sgcgen.AVOID_CHAINED_COMPARISONS = sgcgen.AVOID_INTEL_JOINT_ONE_ELEMENT = False
         sgcgen.AVOID_INTEL_UINT_SHIFT_SELECT = False
@@ -320,13 +340,22 @@ def main():
     start = time.time()
     seed, index = a.seed, 0
 
+    listed = listed_modules(a.modules) if a.modules else None
+
     def more():
+        if listed is not None:
+            return index < len(listed)
         return not (a.count and index >= a.count) and not (a.minutes and time.time() - start > a.minutes * 60)
+
+    def next_jobs():
+        if listed is not None:
+            return [listed[index]]
+        return [(seed, flavour, index, 0) for flavour in a.flavours.split(",")]
 
     if a.jobs <= 1:
         while more():
-            for flavour in a.flavours.split(","):
-                c.module(seed, flavour, index)
+            for job in next_jobs():
+                c.module(*job)
             seed += 1
             index += 1
     else:
@@ -335,8 +364,8 @@ def main():
             pending = set()
             while more() or pending:
                 while more() and len(pending) < 2 * a.jobs:
-                    for flavour in a.flavours.split(","):
-                        pending.add(ex.submit(worker_module, (seed, flavour, index)))
+                    for job in next_jobs():
+                        pending.add(ex.submit(worker_module, job))
                     seed += 1
                     index += 1
                 done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
@@ -346,7 +375,10 @@ def main():
                     for rec in records:
                         c.note(rec)
     c.stats["seconds"] = round(time.time() - start, 1)
-    c.stats["first_seed"], c.stats["last_seed"] = a.seed, seed - 1
+    if listed is not None:
+        c.stats["modules_file"] = a.modules
+    else:
+        c.stats["first_seed"], c.stats["last_seed"] = a.seed, seed - 1
     summary = json.dumps(c.stats, indent=1)
     print(summary)
     if a.summary:
