@@ -17,6 +17,7 @@ import argparse
 import hashlib
 import multiprocessing as mp
 import os
+import subprocess
 import sys
 import time
 
@@ -34,6 +35,32 @@ def diff_input(i):
     if m == 2:
         return 2147483647 if x & 1 else -2147483648
     return (x % 2001) - 1000
+
+
+def check_main(want, local_size, global_size):
+    """The main of a case's check_minimal.py: runs kernel k of FILE (command
+    line: FILE [--platform P] [--options=OPTS], default platform Intel)
+    through this script, one output per work-item, and compares every value
+    with WANT, the host's values.  Prints both lists, then RIGHT or WRONG
+    with the wrong work-items; returns 0 right, 1 wrong, 2 no result."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src")
+    ap.add_argument("--platform", default="Intel")
+    ap.add_argument("--options", default="")
+    a = ap.parse_args()
+    run = subprocess.run([sys.executable, os.path.abspath(__file__), a.platform, "--src", a.src,
+                          "--kernel", "k", "--options=" + a.options, "--local-size", str(local_size),
+                          "--global-size", str(global_size), "--nout", "1", "--timeout", "30", "--show"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stdout + run.stderr)
+        return 2
+    got = [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()]
+    wrong = [i for i in range(global_size) if got[i] != want[i]]
+    print("expected", [hex(x) for x in want])
+    print("got     ", [hex(x) for x in got])
+    print("WRONG" if wrong else "RIGHT", wrong)
+    return 1 if wrong else 0
 
 
 def child(a, q):

@@ -12,12 +12,11 @@ From the repository root, after eval "$(scripts/intel-ocl-env.sh)":
         tests/diff/cases/intel_double_across_local_barriers/minimal.cl    # WRONG [0, 1, ...]
 (OPTIONS, e.g. --options=-cl-opt-disable, go to run_minimal.py)."""
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "intel_hangs"))
-from run_minimal import diff_input  # noqa: E402
+from run_minimal import check_main, diff_input  # noqa: E402
 
 MASK = (1 << 64) - 1
 LOCAL, GLOBAL = 32, 64
@@ -31,18 +30,7 @@ def expected(inputs):
 
 
 def main():
-    runner = os.path.join(HERE, "..", "..", "intel_hangs", "run_minimal.py")
-    run = subprocess.run(["python3", runner, "Intel", "--src", sys.argv[1], "--kernel", "k",
-                          "--local-size", str(LOCAL), "--global-size", str(GLOBAL),
-                          "--nout", "1", "--timeout", "30", "--show"] + sys.argv[2:],
-                         capture_output=True, text=True)
-    got = [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()]
-    want = expected([diff_input(i) for i in range(GLOBAL)])
-    wrong = [i for i in range(GLOBAL) if got[i] != want[i]]
-    print("expected", [hex(x) for x in want])
-    print("got     ", [hex(x) for x in got])
-    print("WRONG" if wrong else "RIGHT", wrong)
-    return 1 if wrong else 0
+    return check_main(expected([diff_input(i) for i in range(GLOBAL)]), LOCAL, GLOBAL)
 
 
 if __name__ == "__main__":

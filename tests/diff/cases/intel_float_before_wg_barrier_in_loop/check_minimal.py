@@ -13,14 +13,12 @@ eval "$(scripts/intel-ocl-env.sh)":
         tests/diff/cases/intel_float_before_wg_barrier_in_loop/control.cl    # RIGHT []
     ... minimal.cl --options=-cl-opt-disable    # RIGHT []
     ... minimal.cl --platform Portable          # RIGHT [] (PoCL)"""
-import argparse
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "intel_hangs"))
-from run_minimal import diff_input  # noqa: E402
+from run_minimal import check_main, diff_input  # noqa: E402
 
 LOCAL, GLOBAL = 24, 72
 MASK = (1 << 64) - 1
@@ -38,27 +36,7 @@ def expected(inputs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("src")
-    ap.add_argument("--platform", default="Intel")
-    ap.add_argument("--options", default="")
-    a = ap.parse_args()
-    runner = os.path.join(HERE, "..", "..", "intel_hangs", "run_minimal.py")
-    run = subprocess.run(["python3", runner, a.platform, "--src", a.src, "--kernel", "k",
-                          "--options=" + a.options,
-                          "--local-size", str(LOCAL), "--global-size", str(GLOBAL),
-                          "--nout", "1", "--timeout", "30", "--show"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stdout + run.stderr)
-        return 2
-    got = [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()]
-    want = expected([diff_input(i) for i in range(GLOBAL)])
-    wrong = [i for i in range(GLOBAL) if got[i] != want[i]]
-    print("expected", [hex(x) for x in want])
-    print("got     ", [hex(x) for x in got])
-    print("WRONG" if wrong else "RIGHT", wrong)
-    return 1 if wrong else 0
+    return check_main(expected([diff_input(i) for i in range(GLOBAL)]), LOCAL, GLOBAL)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,13 @@ eval "$(scripts/intel-ocl-env.sh)":
         tests/diff/cases/intel_uint_shift_select/control.cl    # RIGHT []
     ... minimal.cl --options=-cl-opt-disable    # RIGHT []
     ... minimal.cl --platform Portable          # RIGHT [] (PoCL)"""
-import argparse
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "intel_hangs"))
+from run_minimal import check_main  # noqa: E402
+
 LOCAL, GLOBAL = 64, 64
 
 
@@ -25,27 +26,7 @@ def expected():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("src")
-    ap.add_argument("--platform", default="Intel")
-    ap.add_argument("--options", default="")
-    a = ap.parse_args()
-    runner = os.path.join(HERE, "..", "..", "intel_hangs", "run_minimal.py")
-    run = subprocess.run(["python3", runner, a.platform, "--src", a.src, "--kernel", "k",
-                          "--options=" + a.options,
-                          "--local-size", str(LOCAL), "--global-size", str(GLOBAL),
-                          "--nout", "1", "--timeout", "30", "--show"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stdout + run.stderr)
-        return 2
-    got = [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()]
-    want = expected()
-    wrong = [i for i in range(GLOBAL) if got[i] != want[i]]
-    print("expected", [hex(x) for x in want])
-    print("got     ", [hex(x) for x in got])
-    print("WRONG" if wrong else "RIGHT", wrong)
-    return 1 if wrong else 0
+    return check_main(expected(), LOCAL, GLOBAL)
 
 
 if __name__ == "__main__":
