@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sample_util.h"
 #include "sgrt_internal.h" /* the split times the cache's own steps */
 #include "vector_add.h"
 
@@ -24,12 +25,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Builds once; returns the wall time in ms or a negative value on error. */
@@ -61,7 +56,7 @@ typedef struct Split {
 
 static double median_of(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, compare_double);
+    sample_sort_times(v, (size_t)n);
     return v[n / 2];
 }
 
@@ -128,7 +123,7 @@ static void bench_device(sgrt_device *device, int repeats)
         cached[i] = timed_build(context, &hit);
         all_hits &= hit;
     }
-    qsort(cached, (size_t)repeats, sizeof *cached, compare_double);
+    sample_sort_times(cached, (size_t)repeats);
     double median = cached[repeats / 2];
     /* One more build, kept, for the options string of the key. */
     sgrt_program *built = NULL;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "cpu_suite.h"
+#include "sample_util.h"
 #include "cpu_suite_wg.h"
 
 enum { LOCAL = 256, THRESHOLD = 7 };
@@ -54,12 +55,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* ---- the peer: one host core ----------------------------------------------- */
@@ -244,7 +239,7 @@ static void bench_kernel(Bench *b, Kernel k, const char *device)
         free(dev);
         return;
     }
-    qsort(dev, (size_t)b->repeats, sizeof *dev, compare_double);
+    sample_sort_times(dev, (size_t)b->repeats);
     double med = dev[b->repeats / 2];
     double gbs = (double)b->n * sizeof(int) / 1e6 / med;
     printf("| %s | %s | %s | correct | %.3f | %.2f | %.3f | %.2fx |\n", device, kernel_info[k].name,
