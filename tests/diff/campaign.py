@@ -21,13 +21,14 @@ machine); --all-variants runs them all.
 
 On a mismatch the failing kernel is reduced (statement ids dropped from the
 generator's AST, top-down, keeping the mismatch on the same variant) and
-kept under --keep (default tests/diff/cases/new/) for review;
+kept under --keep (default tests/diff/cases/new/) for review; moved to
+tests/diff/cases/<name>/ (and KNOWN_FAILURES while open) it is a regression
+case (run_cases.py).
+
 --modules FILE runs (and reduces) listed modules instead of a seed range,
 one "SEED FLAVOUR KERNELS" a line (a GPU campaign's failures: with --gpu
 the generator makes the module gpu_campaign.sh ran, so on the GPU machine
-the pocl variant reduces PoCL 5's wrong kernels there); moved to
-tests/diff/cases/<name>/ (and KNOWN_FAILURES while open) it is a regression
-case (run_cases.py).
+the pocl variant reduces PoCL 5's wrong kernels there).
 
 usage: campaign.py [--seed N] [--count N | --minutes M | --modules FILE] [--flavours wg,sg]
                    [-j N] [--kernels K] [--variants A,B | --all-variants] [--no-reduce]
@@ -250,8 +251,9 @@ class Campaign:
             f.write(variant + "\n")
         # the seed and the dropped statement ids make the case again:
         # sgcgen.py --seed S --flavour F --kernels K --only-kernel NAME --drop IDS
-        self.note({"seed": seed, "reduce": kernel, "variant": variant, "tests": tests, "kept": keep,
-                   "dropped": len(drop), "drop": sorted(drop), "kernels": len(gen.kernels), "gpu": self.a.gpu})
+        self.note({"seed": seed, "flavour": flavour, "reduce": kernel, "variant": variant, "tests": tests,
+                   "kept": keep, "dropped": len(drop), "drop": sorted(drop), "kernels": len(gen.kernels),
+                   "gpu": self.a.gpu})
         with open(os.path.join(keep, "failure"), "w") as f:
             f.write(how + "\n")
         print("reduced %s (%d tests) -> %s" % (kernel, tests, keep), flush=True)

@@ -37,20 +37,23 @@ def diff_input(i):
     return (x % 2001) - 1000
 
 
-def check_main(want, local_size, global_size):
+def check_main(want, local_size, global_size, timeout=30):
     """The main of a case's check_minimal.py: runs kernel k of FILE (command
-    line: FILE [--platform P] [--options=OPTS], default platform Intel)
-    through this script, one output per work-item, and compares every value
-    with WANT, the host's values.  Prints both lists, then RIGHT or WRONG
-    with the wrong work-items; returns 0 right, 1 wrong, 2 no result."""
+    line: FILE [--platform P] [--options=OPTS] [--local-size N], default
+    platform Intel, default local size LOCAL_SIZE) through this script, one
+    output per work-item, and compares every value with WANT, the host's
+    values.  Prints both lists, then RIGHT or WRONG with the wrong
+    work-items; returns 0 right, 1 wrong, 2 no result."""
     ap = argparse.ArgumentParser()
     ap.add_argument("src")
     ap.add_argument("--platform", default="Intel")
     ap.add_argument("--options", default="")
+    ap.add_argument("--local-size", type=int, default=local_size)
     a = ap.parse_args()
     run = subprocess.run([sys.executable, os.path.abspath(__file__), a.platform, "--src", a.src,
-                          "--kernel", "k", "--options=" + a.options, "--local-size", str(local_size),
-                          "--global-size", str(global_size), "--nout", "1", "--timeout", "30", "--show"],
+                          "--kernel", "k", "--options=" + a.options, "--local-size", str(a.local_size),
+                          "--global-size", str(global_size), "--nout", "1", "--timeout", str(timeout),
+                          "--show"],
                          capture_output=True, text=True)
     if run.returncode != 0:
         print(run.stdout + run.stderr)
