@@ -18,8 +18,8 @@
 #include <time.h>
 
 #include "cpu_suite.h"
-#include "sample_util.h"
 #include "cpu_suite_wg.h"
+#include "sample_util.h"
 
 enum { LOCAL = 256, THRESHOLD = 7 };
 
