@@ -37,28 +37,39 @@ def diff_input(i):
     return (x % 2001) - 1000
 
 
+def run_kernel(src, platform, options, local_size, global_size, timeout):
+    """Runs kernel k of SRC (one output per work-item) through this script in
+    a child process.  Returns (status, values, text): status 0 finished, with
+    VALUES the outputs; 1 hang; 2 no result (TEXT says why: a build failure,
+    or "ERROR child died, exit code -N" when signal N killed the child)."""
+    run = subprocess.run([sys.executable, os.path.abspath(__file__), platform, "--src", src,
+                          "--kernel", "k", "--options=" + options, "--local-size", str(local_size),
+                          "--global-size", str(global_size), "--nout", "1", "--timeout", str(timeout),
+                          "--show"],
+                         capture_output=True, text=True)
+    text = run.stdout + run.stderr
+    if run.returncode != 0:
+        return run.returncode, None, text
+    return 0, [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()], text
+
+
 def check_main(want, local_size, global_size, timeout=30):
     """The main of a case's check_minimal.py: runs kernel k of FILE (command
     line: FILE [--platform P] [--options=OPTS] [--local-size N], default
-    platform Intel, default local size LOCAL_SIZE) through this script, one
-    output per work-item, and compares every value with WANT, the host's
-    values.  Prints both lists, then RIGHT or WRONG with the wrong
-    work-items; returns 0 right, 1 wrong, 2 no result."""
+    platform Intel, default local size LOCAL_SIZE) through run_kernel and
+    compares every value with WANT, the host's values.  Prints both lists,
+    then RIGHT or WRONG with the wrong work-items; returns 0 right, 1 wrong,
+    2 no result."""
     ap = argparse.ArgumentParser()
     ap.add_argument("src")
     ap.add_argument("--platform", default="Intel")
     ap.add_argument("--options", default="")
     ap.add_argument("--local-size", type=int, default=local_size)
     a = ap.parse_args()
-    run = subprocess.run([sys.executable, os.path.abspath(__file__), a.platform, "--src", a.src,
-                          "--kernel", "k", "--options=" + a.options, "--local-size", str(a.local_size),
-                          "--global-size", str(global_size), "--nout", "1", "--timeout", str(timeout),
-                          "--show"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stdout + run.stderr)
+    status, got, text = run_kernel(a.src, a.platform, a.options, a.local_size, global_size, timeout)
+    if status != 0:
+        print(text)
         return 2
-    got = [int(x, 16) for x in run.stdout.strip().split("\n")[-1].split()]
     wrong = [i for i in range(global_size) if got[i] != want[i]]
     print("expected", [hex(x) for x in want])
     print("got     ", [hex(x) for x in got])

@@ -4,42 +4,29 @@ and says, for each, whether the device compiler crashed and, when it ran,
 whether its values are the host's (computed here, independently of any
 OpenCL implementation).
 
-usage: check.py DIFFRUN [--platform P] [--options=OPTS]
-  DIFFRUN   the diffrun binary (build/tests/diff/diffrun, or cc diffrun.c -lOpenCL)
+usage: check.py [--platform P] [--options=OPTS]
   P         platform name substring (default Portable: PoCL)
 exit: 0 every kernel ran and was right; 1 otherwise; 2 usage.
 
-Each kernel runs 64 work-items in work-groups of 32 (as `k` in a diffrun
-manifest), with diffrun's input in[i] (diff_input.h, repeated below).
+Each kernel runs 64 work-items in work-groups of 32 through
+tests/diff/intel_hangs/run_minimal.py (a child process per kernel, input
+in[i] = diff_input(i) as diffrun's), as the cases' check_minimal.py do.
+From the repository root, for the Intel CPU runtime after
+eval "$(scripts/intel-ocl-env.sh)".
 """
 
 import argparse
 import os
+import re
 import signal
-import struct
-import subprocess
 import sys
-import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "intel_hangs"))
+from run_minimal import diff_input, run_kernel  # noqa: E402
 
 M64 = (1 << 64) - 1
 LOCAL, GLOBAL = 32, 64
-
-
-def diff_input(i):
-    """diff_input.h's in[i]."""
-    m32 = 0xFFFFFFFF
-    x = (i * 2654435761 + 0x9E3779B9) & m32
-    x ^= x >> 15
-    x = (x * 0x85EBCA6B) & m32
-    x ^= x >> 13
-    kind = x % 8
-    if kind == 0:
-        return x - (1 << 32) if x >= 1 << 31 else x
-    if kind == 1:
-        return x % 7 - 3
-    if kind == 2:
-        return 2**31 - 1 if x & 1 else -(2**31)
-    return x % 2001 - 1000
 
 
 def mix(h, v):
@@ -75,40 +62,29 @@ KERNELS = {
 }
 
 
-def run_one(diffrun, platform, options, path, expect, work):
-    manifest = os.path.join(work, "k.manifest")
-    with open(manifest, "w") as f:
-        f.write("options \nflavour wg\nkernel k %d %d 1\n" % (LOCAL, GLOBAL))
-    out = os.path.join(work, "out")
-    os.makedirs(out, exist_ok=True)
-    try:
-        p = subprocess.run([diffrun, "-p", platform, "-o", options, manifest, path, out],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-    except subprocess.TimeoutExpired:
+def verdict(path, platform, options, expect):
+    status, got, text = run_kernel(path, platform, options, LOCAL, GLOBAL, timeout=120)
+    if status == 1:
         return "TIMEOUT"
-    if p.returncode < 0:
-        return "CRASH (%s)" % signal.Signals(-p.returncode).name
-    if p.returncode != 0:
-        return "ERROR (diffrun exit %d): %s" % (p.returncode, p.stdout.decode(errors="replace")[-300:])
-    with open(os.path.join(out, "k.bin"), "rb") as f:
-        got = struct.unpack("<%dQ" % GLOBAL, f.read())
+    died = re.search(r"child died, exit code -(\d+)", text)
+    if died:
+        return "CRASH (%s)" % signal.Signals(int(died.group(1))).name
+    if status != 0:
+        return "ERROR: " + text.strip()[-300:]
     bad = [g for g in range(GLOBAL) if got[g] != expect(g)]
     return "RIGHT" if not bad else "WRONG (%d of %d values, first gid %d)" % (len(bad), GLOBAL, bad[0])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("diffrun")
     ap.add_argument("--platform", default="Portable")
     ap.add_argument("--options", default="")
     a = ap.parse_args()
-    here = os.path.dirname(os.path.abspath(__file__))
     ok = True
     for name, expect in KERNELS.items():
-        with tempfile.TemporaryDirectory() as work:
-            verdict = run_one(a.diffrun, a.platform, a.options, os.path.join(here, name), expect, work)
-        print("%-36s %s" % (name, verdict))
-        ok = ok and verdict == "RIGHT"
+        result = verdict(os.path.join(HERE, name), a.platform, a.options, expect)
+        print("%-36s %s" % (name, result))
+        ok = ok and result == "RIGHT"
     return 0 if ok else 1
 
 
