@@ -18,6 +18,9 @@ case ${1:-} in
     --full) mode=full; shift ;;
     --exhaustive) mode=exhaustive; shift ;;
 esac
+# A fresh machine gets its dependencies first (a no-op once they are there;
+# SGCC_SKIP_DEPS=1 skips even the check).
+[ "${SGCC_SKIP_DEPS:-0}" = 1 ] || scripts/install-deps.sh --if-missing
 # The Intel tests find the Intel CPU runtime themselves; exported here too,
 # the runtime and sample tests that take the default device see it.
 eval "$(scripts/intel-ocl-env.sh)"
