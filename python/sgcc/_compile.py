@@ -40,7 +40,8 @@ def find_executable() -> str:
         return os.path.abspath(env) if os.sep in env else env
     here = Path(__file__).resolve().parent
     candidates = [here / "_bin" / "sgcc"]
-    if _is_source_tree(here.parent.parent):
+    repo = here.parent.parent
+    if _is_source_tree(repo):
         build = os.environ.get("SGCC_BUILD_DIR", "build")
         candidates.append(repo / build / "compiler" / "sgcc")
     for c in candidates:
