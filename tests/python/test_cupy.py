@@ -86,8 +86,8 @@ def test_build_fails_at_build():
     """NVRTC runs inside build (CuPy would compile at the first
     get_function), and bad spec-constant values fail there too."""
     m = sgcc.compile(path=KERNELS / "workgroup.sgc")
-    with pytest.raises(cp.cuda.compiler.CompileException):
-        sgcu.build(m, options=["--no-such-nvrtc-option"])
+    with pytest.raises(cp.cuda.compiler.CompileException):   # `scale` becomes `)`
+        sgcu.build(m, options=["-DSGC_SPEC_0=)"])
     with pytest.raises(sgcc.SpecConstantError, match="out of range"):
         sgcu.build(m, spec={"scale": 2**31})
     with pytest.raises(sgcc.SpecConstantError, match="no specialization constant named"):
