@@ -5,11 +5,15 @@
     module.kernels, module.spec_constants, module.opencl_source
 
 sgcc.pyopencl.build() and sgcc.cupy.build() turn a module into a
-pyopencl.Program / cupy.RawModule with spec constants bound by name.
-docs/PYTHON.md is the guide."""
+pyopencl.Program / cupy.RawModule with spec constants bound by name; both
+are attributes of the package, imported (with PyOpenCL or CuPy) only when
+first used.  docs/PYTHON.md is the guide."""
+import importlib
+
 from ._compile import compile, find_executable
-from ._errors import (ArgumentError, CompileError, CompileWarning, SgccError,
-                      SpecConstantError, ToolError, UnsupportedError)
+from ._errors import (ArgumentError, CompileError, CompileTimeoutError, CompileWarning,
+                      SgccError, SourceNotFoundError, SpecConstantError, ToolError,
+                      UnsupportedError)
 from ._module import Kernel, Module, Param, Requires, SpecConstant
 
 
@@ -26,9 +30,24 @@ def use_opencl_env():
     return icd.use_opencl_env()
 
 
+# Submodules reached as attributes (PEP 562) and imported on first use, so
+# that `import sgcc` imports neither PyOpenCL nor CuPy.
+_LAZY_SUBMODULES = ("pyopencl", "cupy", "icd")
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)   # binds sgcc.<name> too
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
+
 __version__ = "0.1.0"
 
 __all__ = ["compile", "find_executable", "Module", "Kernel", "Param", "Requires",
            "SpecConstant", "SgccError", "CompileError", "CompileWarning", "ToolError",
-           "SpecConstantError", "UnsupportedError", "ArgumentError", "opencl_env",
-           "use_opencl_env", "__version__"]
+           "CompileTimeoutError", "SourceNotFoundError", "SpecConstantError",
+           "UnsupportedError", "ArgumentError", "opencl_env", "use_opencl_env", "__version__"]

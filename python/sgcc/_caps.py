@@ -31,6 +31,27 @@ class DeviceCaps:
     fp64: bool = False
     wg_collectives: bool = False
     sub_group_sizes: Tuple[int, ...] = field(default_factory=tuple)
+    max_work_group_size: int = 0   # CL_DEVICE_MAX_WORK_GROUP_SIZE / threads per block; 0: unknown
+
+    def __repr__(self) -> str:
+        facts = [f"OpenCL C {self.opencl_c[0]}.{self.opencl_c[1]}" if self.backend == "opencl"
+                 else f"sm_{self.nv_sm}"]
+        if self.backend == "opencl" and self.nvptx and self.nv_sm:
+            facts.append(f"sm_{self.nv_sm}")
+        if self.sub_groups:
+            sizes = ", ".join(str(s) for s in self.sub_group_sizes) or "sizes unknown"
+            facts.append(f"sub-groups ({sizes})")
+        facts += [what for what, has in (
+            ("non-uniform groups", self.non_uniform_groups),
+            ("split barriers", self.split_barriers), ("fp64", self.fp64),
+            ("work-group collectives", self.wg_collectives)) if has]
+        if self.max_work_group_size:
+            facts.append(f"work-groups up to {self.max_work_group_size}")
+        lacks = [what for what, has in (
+            ("sub-groups", self.sub_groups), ("non-uniform groups", self.non_uniform_groups),
+            ("split barriers", self.split_barriers), ("fp64", self.fp64)) if not has]
+        return (f"<sgcc DeviceCaps {self.name!r}: {self.backend} {self.kind}, tier {self.tier}; "
+                f"{', '.join(facts)}" + (f"; no {', no '.join(lacks)}" if lacks else "") + ">")
 
     @property
     def tier(self) -> str:
@@ -58,7 +79,8 @@ class DeviceCaps:
 
 
 def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
-                features=(), fp64_config=0, sub_group_sizes=(), nv_sm=0) -> DeviceCaps:
+                features=(), fp64_config=0, sub_group_sizes=(), nv_sm=0,
+                max_work_group_size=0) -> DeviceCaps:
     """DeviceCaps of an OpenCL device from its raw facts
     (runtime/opencl.c: fill_info + fill_capabilities)."""
     ext = set(extensions.split()) if isinstance(extensions, str) else set(extensions)
@@ -82,16 +104,19 @@ def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
         non_uniform_groups=nvptx or (khr and ballot and shuffle and divergent_ok),
         split_barriers=True,   # emulated with local memory on OpenCL
         fp64=bool(fp64_config) or "cl_khr_fp64" in ext,
-        wg_collectives=opencl_c[0] == 2 or collectives, sub_group_sizes=sizes)
+        wg_collectives=opencl_c[0] == 2 or collectives, sub_group_sizes=sizes,
+        max_work_group_size=int(max_work_group_size))
 
 
-def cuda_caps(device_name, cc_major, cc_minor, warp_size=32) -> DeviceCaps:
+def cuda_caps(device_name, cc_major, cc_minor, warp_size=32,
+              max_threads_per_block=0) -> DeviceCaps:
     """runtime/cuda.c: every CUDA device has warps, divergent warp
     operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
     return DeviceCaps(name=device_name, backend="cuda", kind="gpu",
                       nv_sm=cc_major * 10 + cc_minor, sub_groups=True,
                       non_uniform_groups=True, split_barriers=cc_major >= 8, fp64=True,
-                      sub_group_sizes=(int(warp_size),))
+                      sub_group_sizes=(int(warp_size),),
+                      max_work_group_size=int(max_threads_per_block))
 
 
 def device_refusal(kernel, caps: DeviceCaps):
@@ -171,8 +196,12 @@ def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
 
 def opencl_device_options(caps: DeviceCaps):
     """runtime/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
-    defines, leaving refused kernels out, and the CPU shape of the
-    work-group tree."""
+    defines, leaving refused kernels out, the CPU shape of the work-group
+    tree, and the largest work-group, which sizes the work-group
+    collectives' scratch (a slot per work-item; without it the source
+    assumes 8192 on a CPU, 1024 elsewhere, and larger work-groups compute
+    wrong values).  CUDA needs no such option (sgrt passes none): its
+    collectives go through a fixed shared block in chunks."""
     opts = []
     if caps.opencl_c[0] >= 3:
         opts.append("-cl-std=CL3.0")
@@ -185,6 +214,8 @@ def opencl_device_options(caps: DeviceCaps):
     opts.append("-DSGC_SKIP_UNSUPPORTED_KERNELS")
     if caps.kind == "cpu":
         opts.append("-DSGC_DEVICE_CPU=1")
+    if caps.max_work_group_size > 0:
+        opts.append(f"-DSGC_WG_MAX_ITEMS={caps.max_work_group_size}")
     return opts
 
 

@@ -4,19 +4,28 @@ result in an on-disk cache (sgcc/_cache.py) so that a second run of a
 script does not run sgcc again."""
 from __future__ import annotations
 
+import errno
 import json
+import numbers
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import warnings
 from pathlib import Path
 
 from . import _cache
-from ._errors import CompileError, CompileWarning, ToolError
+from ._errors import (CompileError, CompileTimeoutError, CompileWarning, SourceNotFoundError,
+                      ToolError)
 from ._module import Module
 
 _TARGETS = ("all", "opencl", "cuda")
+
+# compile()'s default limit on one run of sgcc, in seconds: far above what
+# any real source needs (a large one translates in well under a second),
+# low enough that a runaway translation does not hang a script.
+DEFAULT_TIMEOUT = 300
 
 
 def find_executable() -> str:
@@ -27,11 +36,12 @@ def find_executable() -> str:
     if env:
         if not os.access(env, os.X_OK):
             raise ToolError(f"SGCC_EXE={env} is not an executable file")
-        return env
+        # A relative path is the caller's: sgcc runs in another directory.
+        return os.path.abspath(env) if os.sep in env else env
     here = Path(__file__).resolve().parent
     candidates = [here / "_bin" / "sgcc"]
     repo = here.parent.parent
-    if (repo / "compiler" / "main.c").is_file():
+    if _is_source_tree(repo):
         build = os.environ.get("SGCC_BUILD_DIR", "build")
         candidates.append(repo / build / "compiler" / "sgcc")
     for c in candidates:
@@ -43,6 +53,13 @@ def find_executable() -> str:
     raise ToolError("sgcc executable not found: set SGCC_EXE, install the sgcc Python "
                     "package with `pip install .`, or build the repository (meson setup "
                     "build && meson compile -C build)")
+
+
+def _is_source_tree(repo: Path) -> bool:
+    """Whether the package lies in python/ of an sgcc checkout: the root
+    meson.build with the compiler's sources next to it (the test does not
+    name a file inside compiler/, whose layout changes)."""
+    return (repo / "meson.build").is_file() and (repo / "compiler" / "meson.build").is_file()
 
 
 def _define_args(defines):
@@ -106,16 +123,53 @@ def _read_depfile(path: Path, cwd: str, skip_dir: str):
     return out
 
 
-def _run(cmd, cwd):
+def _kill(proc):
+    """Kills sgcc and anything it started (its own session, below)."""
     try:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, encoding="utf-8",
-                              errors="replace")
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _run(cmd, cwd, timeout):
+    """Runs sgcc in a session of its own, so that a timeout (or an
+    interrupt of the script) kills the whole process group and no child
+    keeps the pipes open."""
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace",
+                                start_new_session=True)
     except OSError as e:
         raise ToolError(f"cannot run {cmd[0]}: {e}") from None
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        proc.communicate()
+        raise CompileTimeoutError(f"sgcc did not finish translating {cmd[-1]} within "
+                                  f"{timeout:g} s and was killed (sgcc.compile(timeout=...); "
+                                  f"None for no limit)", timeout) from None
+    except BaseException:
+        _kill(proc)
+        proc.wait()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-def _raise_for(proc, cmd, cwd):
-    """Turns a failed run into CompileError (exit 1) or ToolError."""
+def _exit_description(status: int) -> str:
+    """"exited with status 2" or "was killed by signal SIGSEGV"."""
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = f"{-status}"
+    return f"was killed by signal {name}"
+
+
+def _raise_for(proc, cmd, cwd, timeout):
+    """Turns a failed run into CompileError (exit 1) or ToolError, whose
+    message says how sgcc ended and keeps what it wrote."""
     if proc.returncode == 1:
         try:
             diags = json.loads(proc.stderr or "[]")
@@ -123,13 +177,14 @@ def _raise_for(proc, cmd, cwd):
             diags = []
         text_cmd = [a for a in cmd if not a.startswith("--diagnostics-format")]
         text_cmd.insert(1, "--color=never")
-        text = _run(text_cmd, cwd).stderr
+        text = _run(text_cmd, cwd, timeout).stderr
         raise CompileError(text.rstrip("\n"), diags)
-    raise ToolError(f"sgcc exited with status {proc.returncode}: "
-                    f"{(proc.stderr or proc.stdout).strip()}")
+    said = (proc.stderr or proc.stdout or "").strip()
+    raise ToolError(f"sgcc {_exit_description(proc.returncode)} translating {cmd[-1]}"
+                    + (f":\n{said}" if said else " (it wrote nothing)"))
 
 
-def _translate(exe, source, path, name, args, target):
+def _translate(exe, source, path, name, args, target, timeout):
     """Runs sgcc; returns (description, opencl, cuda, diagnostics, deps)."""
     with tempfile.TemporaryDirectory(prefix="sgcc-py-") as tmp:
         tmp = os.path.realpath(tmp)
@@ -143,9 +198,9 @@ def _translate(exe, source, path, name, args, target):
         outputs = {"all": out, "opencl": out + ".cl", "cuda": out + ".cu"}[target]
         cmd = [exe, "--diagnostics-format=json", "-t", target, "-o", outputs,
                "--emit-json", out + ".json", "-MD", "-MF", out + ".d", *args, input_name]
-        proc = _run(cmd, cwd)
+        proc = _run(cmd, cwd, timeout)
         if proc.returncode != 0:
-            _raise_for(proc, cmd, cwd)
+            _raise_for(proc, cmd, cwd, timeout)
         try:
             diags = json.loads(proc.stderr or "[]")
         except ValueError:
@@ -176,7 +231,7 @@ def _extra_args(options):
 
 
 def compile(source=None, path=None, *, defines=None, include_dirs=None, target="all",
-            name=None, cache=True, werror=False, options=None):
+            name=None, cache=True, werror=False, options=None, timeout=DEFAULT_TIMEOUT):
     """Translates SGC to OpenCL C and/or CUDA C and returns a Module.
 
     Exactly one of `source` (the SGC text) or `path` (a .sgc file).
@@ -186,13 +241,19 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
     "module"; diagnostics name the source "<name>.sgc").  cache: use the
     on-disk translation cache ($SGCC_CACHE_DIR, default ~/.cache/sgcc).
     werror: -Werror.  options: more sgcc options (a string or a list), e.g.
-    "-Wno-target-unsupported".  Raises CompileError on errors in the source."""
+    "-Wno-target-unsupported".  timeout: seconds one run of sgcc may take
+    (default 300; None: no limit), else CompileTimeoutError.  Raises
+    CompileError on errors in the source, SourceNotFoundError (a
+    FileNotFoundError) when `path` does not exist."""
     if (source is None) == (path is None):
         raise TypeError("sgcc.compile: give exactly one of source= or path=")
     if target not in _TARGETS:
         raise ValueError(f"sgcc.compile: target must be one of {', '.join(_TARGETS)}")
     if source is not None and not isinstance(source, str):
         raise TypeError("sgcc.compile: source must be a str")
+    _check_timeout(timeout)
+    if path is not None:
+        _check_exists(path)
     if name is None:
         name = "module" if path is None else Path(path).stem
     args = _include_args(include_dirs) + _define_args(defines) + _extra_args(options)
@@ -209,12 +270,34 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
         hit = _cache.load(key)
         if hit is not None:
             return _module_from(hit)
-    description, opencl, cuda, diags, deps = _translate(exe, source, path, name, args, target)
+    description, opencl, cuda, diags, deps = _translate(exe, source, path, name, args, target,
+                                                        timeout)
     entry = {"description": description, "opencl": opencl, "cuda": cuda,
              "diagnostics": diags}
     if key is not None:
         _cache.store(key, entry, deps)
     return _module_from(entry)
+
+
+def _check_timeout(timeout):
+    if timeout is None:
+        return
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or \
+            not timeout > 0:
+        raise ValueError(f"sgcc.compile: timeout must be a positive number of seconds or "
+                         f"None, not {timeout!r}")
+
+
+def _check_exists(path):
+    """SourceNotFoundError for a missing input, before sgcc runs (sgcc would
+    say so as a usage error, which is no FileNotFoundError)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise SourceNotFoundError(errno.ENOENT, "sgcc.compile: no such SGC source file",
+                                  os.fspath(path)) from None
+    except OSError:
+        pass   # sgcc reports it, as for any other input it cannot read
 
 
 def _read_source(path):

@@ -26,7 +26,23 @@ class CompileWarning(UserWarning):
 
 
 class ToolError(SgccError):
-    """sgcc could not run (not found, bad usage, I/O or internal error)."""
+    """sgcc could not run or did not finish (not found, bad usage, I/O or
+    internal error, killed by a signal: the message names it)."""
+
+
+class CompileTimeoutError(ToolError, TimeoutError):
+    """sgcc ran longer than compile()'s `timeout` and was killed; also a
+    built-in TimeoutError.  `.timeout` is the limit in seconds."""
+
+    def __init__(self, message: str, timeout: float):
+        super().__init__(message)
+        self.timeout = timeout
+
+
+class SourceNotFoundError(SgccError, FileNotFoundError):
+    """compile(path=...) names a file that does not exist: a built-in
+    FileNotFoundError (errno ENOENT, `.filename` the path as given) that
+    `except sgcc.SgccError` catches too."""
 
 
 class SpecConstantError(SgccError, ValueError):

@@ -61,6 +61,15 @@ class Param:
         return f"a {kinds.get(self.kind, self.kind)} parameter of type " \
                f"{self.type or 'struct'}{star} ({self.size} bytes)"
 
+    def declaration(self) -> str:
+        """The parameter as SGC declares it: `global const float *in`,
+        `uint n`; a struct by value as `struct (16 bytes) s`."""
+        type_ = self.type or f"struct ({self.size} bytes)"
+        if self.kind == "scalar":
+            return f"{type_} {self.name}"
+        const = "const " if self.const else ""
+        return f"{self.kind} {const}{type_} *{self.name}"
+
 
 @dataclass(frozen=True)
 class Kernel:
@@ -73,6 +82,22 @@ class Kernel:
 
     def supported(self, backend: str) -> bool:
         return bool(self.backends.get(backend, {}).get("supported", True))
+
+    def signature(self) -> str:
+        """`[[reqd_work_group_size(block, 1, 1)]] kernel void k(global int *o, uint n)`:
+        the kernel as declared, its size attributes included."""
+        attrs = ""
+        if self.reqd_work_group_size is not None:
+            dims = ", ".join(str(d.get("spec_constant", d.get("id"))) if isinstance(d, dict)
+                             else str(d) for d in self.reqd_work_group_size)
+            attrs += f"[[reqd_work_group_size({dims})]] "
+        if self.reqd_sub_group_size:
+            attrs += f"[[reqd_sub_group_size({self.reqd_sub_group_size})]] "
+        params = ", ".join(p.declaration() for p in self.params) or "void"
+        return f"{attrs}kernel void {self.name}({params})"
+
+    def __repr__(self) -> str:
+        return f"<sgcc.Kernel {self.signature()}>"
 
     def unsupported_reason(self, backend: str) -> Optional[str]:
         info = self.backends.get(backend, {})

@@ -81,14 +81,21 @@ def _as_integer(spec, module, value) -> int:
     return int(value)
 
 
+def is_numpy_bool(value) -> bool:
+    """numpy.bool_ (numpy.bool in NumPy 2), which is not numbers.Integral;
+    told by its dtype so that this module needs no NumPy."""
+    return getattr(getattr(value, "dtype", None), "kind", None) == "b" and \
+        getattr(value, "ndim", None) == 0
+
+
 def format_value(spec, module, value) -> str:
     """The C spelling of `value` for `spec`, after checking type and range."""
     t = spec.type
     if t == "bool":
+        if is_numpy_bool(value):
+            return "1" if bool(value) else "0"
         if isinstance(value, numbers.Integral) and int(value) in (0, 1):
             return "1" if int(value) else "0"
-        if type(value).__name__ == "bool_":   # numpy.bool_ is not Integral
-            return "1" if bool(value) else "0"
         raise SpecConstantError(f"{_describe(spec, module)} is bool: expected True/False "
                                 f"(or 0/1), got {type(value).__name__} {value!r}")
     if t in ("float", "double"):
@@ -146,3 +153,36 @@ def value_of(module, bound, spec_id):
     if spec_id in bound:
         return bound[spec_id][2]
     return find_spec(module, int(spec_id)).default
+
+
+def reqd_work_group_size(module, bound, kernel):
+    """The kernel's required work-group size (x, y, z) with its spec
+    constants resolved; None without the attribute."""
+    if kernel.reqd_work_group_size is None:
+        return None
+    return tuple(int(value_of(module, bound, d["id"])) if isinstance(d, dict) else int(d)
+                 for d in kernel.reqd_work_group_size)
+
+
+def check_work_group_sizes(module, bound, backend, max_items=0, device_name=None):
+    """Raises SpecConstantError when a required work-group size that a spec
+    constant sets comes out with a dimension below 1, or with more
+    work-items than the device allows (`max_items`; 0: not known): the
+    device compiler would refuse it, and CUDA only when the kernel is first
+    fetched.  Kernels not in `backend`'s source are skipped."""
+    for k in module.kernels:
+        dims = k.reqd_work_group_size
+        if dims is None or not k.supported(backend) or \
+                not any(isinstance(d, dict) for d in dims):
+            continue
+        size = reqd_work_group_size(module, bound, k)
+        names = ", ".join(f"'{d.get('spec_constant', d['id'])}'"
+                          for d in dims if isinstance(d, dict))
+        what = (f"kernel '{k.name}' of module '{module.name}' requires work-group size "
+                f"{size} (reqd_work_group_size set by specialization constant {names})")
+        if min(size) < 1:
+            raise SpecConstantError(f"{what}: every dimension must be at least 1")
+        items = size[0] * size[1] * size[2]
+        if max_items and items > max_items:
+            raise SpecConstantError(f"{what}: {items} work-items, more than device "
+                                    f"'{device_name}' allows ({max_items})")

@@ -2,7 +2,7 @@
 specialization constants bound by name, the tier defines the device needs,
 and sgrt's refusals; launch kernels with their arguments checked.
 
-    import numpy as np, pyopencl as cl, sgcc, sgcc.pyopencl
+    import numpy as np, pyopencl as cl, sgcc   # sgcc.pyopencl: imported on first use
     ctx = cl.create_some_context()
     prog = sgcc.pyopencl.build(ctx, sgcc.compile(path="reduce.sgc"), spec={"block": 64})
     k = sgcc.pyopencl.Kernel(prog, "partial_sums")
@@ -17,7 +17,7 @@ import ctypes.util
 import numpy as np
 import pyopencl as cl
 
-from . import _caps, _spec
+from . import _args, _caps, _spec
 from ._errors import ArgumentError, UnsupportedError
 from ._module import SCALAR_TYPES
 
@@ -109,7 +109,8 @@ def device_caps(device) -> _caps.DeviceCaps:
     except cl.Error:
         fp64 = 0
     return _caps.opencl_caps(platform.name, device.vendor, device.name, kind, opencl_c,
-                             extensions, features, fp64, sizes, nv_sm)
+                             extensions, features, fp64, sizes, nv_sm,
+                             device.max_work_group_size)
 
 
 def default_device(module=None):
@@ -142,12 +143,20 @@ def default_device(module=None):
 
 
 def build_options(device, module, spec=None, options=None, wg_strategy=None):
-    """The options `build` passes for `device` (after its checks): OpenCL C
-    version, tier defines (-DSGC_NV_PTX=1 on NVIDIA), -DSGC_DEVICE_CPU=1 on
-    CPUs, -DSGC_WG_STRATEGY=N, the spec-constant defines, then `options`."""
+    """The list of options `build` passes for `device`, after its checks,
+    as Program.build(options=...) takes it: OpenCL C version, tier defines
+    (-DSGC_NV_PTX=1 on NVIDIA), -DSGC_DEVICE_CPU=1 on CPUs,
+    -DSGC_WG_MAX_ITEMS=<the device's largest work-group>,
+    -DSGC_WG_STRATEGY=N, the spec-constant defines, then `options`."""
+    return _build_plan(device, module, spec, options, wg_strategy)[0]
+
+
+def _build_plan(device, module, spec, options, wg_strategy):
+    """(options, bound spec values) for `device`, after every check."""
     caps = device_caps(device)
     _caps.check_buildable(module, caps)
     bound = _spec.resolve(module, spec)
+    _spec.check_work_group_sizes(module, bound, "opencl", caps.max_work_group_size, caps.name)
     return (_caps.opencl_device_options(caps) + [_caps.wg_strategy_option(caps, wg_strategy)]
             + _spec.define_options(module, bound) + _user_options(options)), bound
 
@@ -169,10 +178,11 @@ def build(context_or_device, module, spec=None, options=None, *, wg_strategy=Non
     UnsupportedError before any build when a device cannot run the module
     (a kernel it cannot run that the source cannot leave out, or none it
     can run; one the build leaves out is refused by Kernel() by name),
-    SpecConstantError for a bad or missing constant, and pyopencl's
+    SpecConstantError for a bad or missing constant (or a required
+    work-group size a constant sets that the device cannot run), and pyopencl's
     RuntimeError when the device compiler fails."""
     context, devices = _devices_of(context_or_device)
-    per_device = [build_options(d, module, spec, options, wg_strategy) for d in devices]
+    per_device = [_build_plan(d, module, spec, options, wg_strategy) for d in devices]
     opts = per_device[0][0]
     if any(o != opts for o, _ in per_device[1:]):
         raise UnsupportedError("sgcc.pyopencl.build: the context's devices need different "
@@ -189,25 +199,14 @@ def build(context_or_device, module, spec=None, options=None, *, wg_strategy=Non
     return program
 
 
-def _reqd_size(program, kernel):
-    """The kernel's required work-group size with spec constants resolved."""
-    if kernel.reqd_work_group_size is None:
-        return None
-    out = []
-    for d in kernel.reqd_work_group_size:
-        if isinstance(d, dict):
-            d = _spec.value_of(program.sgcc_module, program.sgcc_spec, d["id"])
-        out.append(int(d))
-    return tuple(out)
-
-
 class Kernel:
     """A kernel of a program from `build`, called like a pyopencl.Kernel
     (queue, global_size, local_size, *args, wait_for=None) with every
     argument checked against the kernel's parameters first: pyopencl
     buffers (or pyopencl.array.Array of the element type) for global and
-    constant pointers, pyopencl.LocalMemory for local pointers, numpy
-    scalars of exactly the parameter's type for by-value parameters."""
+    constant pointers, pyopencl.LocalMemory for local pointers, for
+    by-value parameters a numpy scalar of exactly the parameter's type or
+    a Python bool/int/float, converted to it after a range check."""
 
     def __init__(self, program, name):
         module = getattr(program, "sgcc_module", None)
@@ -222,11 +221,18 @@ class Kernel:
         self.name = name
         self.program = program
         self.cl_kernel = cl.Kernel(program, name)
-        self.reqd_work_group_size = _reqd_size(program, self.desc)
+        self.reqd_work_group_size = _spec.reqd_work_group_size(module, program.sgcc_spec,
+                                                               self.desc)
         self._checks = [_checker(self.desc, i, p) for i, p in enumerate(self.desc.params)]
         self._fits = set()
         self._needs_fit_check = self.desc.requires.sub_groups and not any(
             device_caps(d).nvptx for d in program.get_info(cl.program_info.DEVICES))
+
+    def __repr__(self) -> str:
+        size = (f", work-group size {self.reqd_work_group_size}"
+                if self.reqd_work_group_size else "")
+        return (f"<sgcc.pyopencl.Kernel {self.desc.signature()} of module "
+                f"'{self.program.sgcc_module.name}'{size}>")
 
     def _check_sub_group_fits(self, device, local_size):
         """sgrt's launch check (runtime/kernel.c check_sub_group_fits): sgcc's
@@ -280,11 +286,10 @@ class Kernel:
 def _checker(kernel, index, param):
     """A function that checks one argument and returns what PyOpenCL takes."""
     def fail(what):
-        raise ArgumentError(f"argument {index} ('{param.name}') of kernel '{kernel.name}' is "
-                            f"{param.describe()}: {what}")
+        _args.fail(kernel, index, param, what)
 
     def passed(a):
-        return f"{type(a).__module__}.{type(a).__name__} was passed"
+        return f"{_args.kind_of(a)} was passed"
 
     if param.kind in ("global", "constant"):
         elem = np.dtype(SCALAR_TYPES[param.type][0]) if param.type in SCALAR_TYPES else None
@@ -309,23 +314,7 @@ def _checker(kernel, index, param):
                 fail("local-memory size 0")
             return a
         return check_local
-    if param.type in SCALAR_TYPES:
-        dtype = np.dtype(SCALAR_TYPES[param.type][0])
-
-        def check_scalar(a):
-            if isinstance(a, np.generic) and a.dtype == dtype:
-                return a
-            if isinstance(a, np.generic):
-                fail(f"a numpy.{a.dtype} was passed (use numpy.{dtype.name}(...))")
-            fail(f"a numpy.{dtype.name} was expected, but a {passed(a)}")
-        return check_scalar
-
-    def check_struct(a):
-        if isinstance(a, np.generic) and a.dtype.itemsize == param.size:
-            return a
-        fail(f"a numpy structured scalar of {param.size} bytes was expected, but a "
-             f"{passed(a)}")
-    return check_struct
+    return _args.scalar_converter(kernel, index, param)
 
 
 class _Kernels:

@@ -1,10 +1,13 @@
 """sgcc.compile(): sources, metadata, errors and the translation cache,
 against the real sgcc executable."""
+import errno
 import os
+import shutil
 import stat
 import subprocess
 import sys
 import threading
+import time
 import warnings
 
 import pytest
@@ -237,3 +240,125 @@ def test_warning_options():
         sgcc.compile(source=src, werror=True)
     with pytest.raises(ValueError, match="set by sgcc.compile itself"):
         sgcc.compile(source=src, options="-o x.cl")
+
+
+def test_missing_path_is_file_not_found(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for cache in (True, False):
+        with pytest.raises(FileNotFoundError) as info:
+            sgcc.compile(path="missing.sgc", cache=cache)
+        e = info.value
+        assert isinstance(e, sgcc.SourceNotFoundError) and isinstance(e, sgcc.SgccError)
+        assert not isinstance(e, sgcc.ToolError)
+        assert e.errno == errno.ENOENT and e.filename == "missing.sgc"
+        assert "missing.sgc" in str(e)
+    with pytest.raises(sgcc.SourceNotFoundError, match="nodir"):
+        sgcc.compile(path=tmp_path / "nodir" / "k.sgc")
+
+
+def fake_exe(tmp_path, body):
+    """An executable shell script standing in for sgcc."""
+    exe = tmp_path / "sgcc-fake"
+    exe.write_text("#!/bin/sh\n" + body)
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    return exe
+
+
+def test_killed_by_signal_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGCC_EXE", str(fake_exe(
+        tmp_path, "echo 'sgcc: internal error in emit' >&2\nkill -SEGV $$\n")))
+    with pytest.raises(sgcc.ToolError) as info:
+        sgcc.compile(source=GOOD, cache=False)
+    assert str(info.value) == ("sgcc was killed by signal SIGSEGV translating module.sgc:\n"
+                               "sgcc: internal error in emit")
+    monkeypatch.setenv("SGCC_EXE", str(fake_exe(tmp_path, "kill -ABRT $$\n")))
+    with pytest.raises(sgcc.ToolError, match=r"^sgcc was killed by signal SIGABRT translating "
+                       r"module.sgc \(it wrote nothing\)$"):
+        sgcc.compile(source=GOOD, cache=False)
+    monkeypatch.setenv("SGCC_EXE", str(fake_exe(tmp_path, "echo 'cannot write' >&2\nexit 3\n")))
+    with pytest.raises(sgcc.ToolError, match=r"^sgcc exited with status 3 translating "
+                       r"module.sgc:\ncannot write$"):
+        sgcc.compile(source=GOOD, cache=False)
+
+
+def test_timeout(tmp_path, monkeypatch):
+    # sleep runs as a child of the shell: the whole process group must die,
+    # or the child would keep the pipes open and compile() would wait for it.
+    monkeypatch.setenv("SGCC_EXE", str(fake_exe(tmp_path, "sleep 60\necho late\n")))
+    start = time.monotonic()
+    with pytest.raises(sgcc.CompileTimeoutError, match=r"sgcc did not finish translating "
+                       r"module.sgc within 0.5 s and was killed") as info:
+        sgcc.compile(source=GOOD, cache=False, timeout=0.5)
+    assert time.monotonic() - start < 10
+    assert isinstance(info.value, TimeoutError) and isinstance(info.value, sgcc.ToolError)
+    assert info.value.timeout == 0.5
+    for bad in (0, -1, "10", True):
+        with pytest.raises(ValueError, match="timeout must be a positive number"):
+            sgcc.compile(source=GOOD, timeout=bad)
+    monkeypatch.setenv("SGCC_EXE", REAL_EXE)
+    assert sgcc.compile(source=GOOD, cache=False, timeout=None).kernels
+    assert sgcc.compile(source=GOOD, cache=False, timeout=60).kernels
+
+
+REAL_EXE = sgcc.find_executable()
+
+
+def test_relative_sgcc_exe(tmp_path, monkeypatch):
+    """SGCC_EXE relative to the caller's directory, though sgcc runs in
+    another one for source=."""
+    monkeypatch.chdir(os.path.dirname(REAL_EXE))
+    monkeypatch.setenv("SGCC_EXE", os.path.join(".", os.path.basename(REAL_EXE)))
+    assert sgcc.find_executable() == REAL_EXE
+    assert sgcc.compile(source=GOOD, cache=False).kernels[0].name == "partial_sums"
+
+
+@pytest.mark.skipif("SGCC_TEST_INSTALLED" in os.environ,
+                    reason="the installed package is not in a checkout")
+def test_development_tree_fallback(tmp_path, monkeypatch):
+    """Without $SGCC_EXE the package in python/ of a checkout runs the
+    build's compiler/sgcc ($SGCC_BUILD_DIR, else build/), before PATH."""
+    from conftest import ROOT
+    build_dir = os.path.dirname(os.path.dirname(REAL_EXE))   # .../<build>/compiler/sgcc
+    assert os.path.basename(os.path.dirname(REAL_EXE)) == "compiler"
+    monkeypatch.delenv("SGCC_EXE")
+    monkeypatch.setenv("PATH", str(tmp_path))   # no sgcc there
+    monkeypatch.setenv("SGCC_BUILD_DIR", build_dir)
+    assert sgcc.find_executable() == str(ROOT / build_dir / "compiler" / "sgcc")
+    # The default build/ of a checkout, seen by a copy of the package in a
+    # tree laid out as the repository is (root and compiler/ meson.build).
+    tree = tmp_path / "checkout"
+    shutil.copytree(ROOT / "python" / "sgcc", tree / "python" / "sgcc",
+                    ignore=shutil.ignore_patterns("__pycache__", "_bin"))
+    (tree / "compiler").mkdir()
+    for f in ("meson.build", "compiler/meson.build"):
+        shutil.copy(ROOT / f, tree / f)
+    (tree / "build" / "compiler").mkdir(parents=True)
+    os.symlink(REAL_EXE, tree / "build" / "compiler" / "sgcc")
+    code = ("import sgcc; print(sgcc.find_executable()); "
+            "print(sgcc.compile(source='kernel void k(global int *o) { o[0] = 1; }', "
+            "cache=False).kernels[0].name)")
+    env = {k: v for k, v in os.environ.items() if k not in ("SGCC_EXE", "SGCC_BUILD_DIR")}
+    env.update(PYTHONPATH=str(tree / "python"), PATH=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == [str(tree / "build" / "compiler" / "sgcc"), "k"]
+    # Outside a checkout (no meson.build above python/): not found.
+    (tree / "meson.build").unlink()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode != 0 and "sgcc executable not found" in out.stderr
+
+
+def test_lazy_submodules():
+    """`import sgcc` imports neither PyOpenCL nor CuPy nor the submodules
+    that need them; they are attributes of the package all the same."""
+    code = ("import sys, sgcc\n"
+            "print(sorted(m for m in ('pyopencl', 'cupy', 'sgcc.pyopencl', 'sgcc.cupy', "
+            "'sgcc.icd') if m in sys.modules))\n"
+            "print('pyopencl' in dir(sgcc), 'cupy' in dir(sgcc))\n"
+            "print(sgcc.cupy.__name__, 'cupy' in sys.modules)\n"
+            "try:\n    sgcc.nope\nexcept AttributeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[]", "True True", "sgcc.cupy False",
+                                       "module 'sgcc' has no attribute 'nope'"]

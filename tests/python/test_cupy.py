@@ -80,3 +80,43 @@ def test_kernel_left_out_of_cuda():
     out = cp.zeros(1, cp.int32)
     sgcu.Kernel(raw, "k")((1,), (1,), (out,))
     assert int(out[0]) == 2
+
+
+def test_build_fails_at_build():
+    """NVRTC runs inside build (CuPy would compile at the first
+    get_function), and bad spec-constant values fail there too."""
+    m = sgcc.compile(path=KERNELS / "workgroup.sgc")
+    with pytest.raises(cp.cuda.compiler.CompileException):   # `scale` becomes `)`
+        sgcu.build(m, options=["-DSGC_SPEC_0=)"])
+    with pytest.raises(sgcc.SpecConstantError, match="out of range"):
+        sgcu.build(m, spec={"scale": 2**31})
+    with pytest.raises(sgcc.SpecConstantError, match="no specialization constant named"):
+        sgcu.build(m, spec={"sclae": 2})
+    wg = sgcc.compile(source="spec_const uint wg = 64;\n"
+                             "[[reqd_work_group_size(wg, 1, 1)]]\n"
+                             "kernel void k(global uint *o) "
+                             "{ o[get_global_id(0)] = get_local_size(0); }\n")
+    for bad in (0, 4096):
+        with pytest.raises(sgcc.SpecConstantError, match="requires work-group size"):
+            sgcu.build(wg, spec={"wg": bad})
+    raw = sgcu.build(wg, spec={"wg": 128})
+    out = cp.zeros(256, cp.uint32)
+    sgcu.Kernel(raw, "k")((2,), (128,), (out,))
+    assert (cp.asnumpy(out) == 128).all()
+
+
+def test_python_scalars_and_reprs():
+    raw = sgcu.build(sgcc.compile(path=KERNELS / "workgroup.sgc"))
+    x = cp.linspace(-1, 1, 2 * LOCAL, dtype=cp.float32)
+    out = cp.zeros_like(x)
+    k = sgcu.Kernel(raw, "scaled_copy")
+    for factor in (2.5, -3):   # a Python float and int, converted to numpy.float32
+        k((2,), (LOCAL,), (x, out, factor, sgcu.LocalMemory(4 * LOCAL)))
+        np.testing.assert_array_equal(cp.asnumpy(out), cp.asnumpy(x) * np.float32(factor))
+    with pytest.raises(sgcc.ArgumentError, match="magnitude above FLT_MAX"):
+        k((2,), (LOCAL,), (x, out, 1e39, sgcu.LocalMemory(4 * LOCAL)))
+    assert repr(k).startswith("<sgcc.cupy.Kernel kernel void scaled_copy(global const float")
+    caps = sgcu.device_caps()
+    assert repr(caps).startswith(f"<sgcc DeviceCaps '{caps.name}': cuda gpu, tier cuda; sm_")
+    assert caps.max_work_group_size == cp.cuda.runtime.getDeviceProperties(0)[
+        "maxThreadsPerBlock"]

@@ -1,6 +1,12 @@
 """sgcc.pyopencl on the CPU OpenCL runtimes (Intel: khr tier; PoCL 3.1: wg
 tier, no sub-groups): kernels run with results checked against NumPy,
-sgrt's refusals, spec constants by name and by ID, argument checks."""
+sgrt's refusals, spec constants by name and by ID, argument checks and
+conversions, the build options (-DSGC_WG_MAX_ITEMS on a large work-group)."""
+import os
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -76,11 +82,12 @@ def test_local_memory_and_scalar_args(cl_env, groups):
     mf = cl.mem_flags
     d_in = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
     d_out = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
-    sgcl.Kernel(prog, "scaled_copy")(queue, (x.size,), (LOCAL,), d_in, d_out,
-                                     np.float32(2.5), cl.LocalMemory(4 * LOCAL))
-    out = np.empty_like(x)
-    cl.enqueue_copy(queue, out, d_out)
-    np.testing.assert_array_equal(out, x * np.float32(2.5))
+    k = sgcl.Kernel(prog, "scaled_copy")
+    for factor in (np.float32(2.5), 2.5, -3):   # Python float and int: converted
+        k(queue, (x.size,), (LOCAL,), d_in, d_out, factor, cl.LocalMemory(4 * LOCAL))
+        out = np.empty_like(x)
+        cl.enqueue_copy(queue, out, d_out)
+        np.testing.assert_array_equal(out, x * np.float32(factor))
 
 
 def test_refused_on_pocl(pocl_env, ballot):
@@ -106,9 +113,25 @@ def test_refused_on_pocl(pocl_env, ballot):
 def test_tier_options(cl_env):
     ctx, queue, device = cl_env
     caps = sgcl.device_caps(device)
-    opts, _ = sgcl.build_options(device, sgcc.compile(source="kernel void k(global int *o) "
-                                                             "{ o[0] = 1; }"))
+    module = sgcc.compile(source="kernel void k(global int *o) { o[0] = 1; }")
+    opts = sgcl.build_options(device, module)
+    assert isinstance(opts, list) and all(isinstance(o, str) for o in opts)
     assert any(o.startswith("-DSGC_WG_STRATEGY=") for o in opts)
+    # As sgrt: the device's largest work-group, after the CPU define, before
+    # the strategy; the module description lists it among the conditional options.
+    wg_max = f"-DSGC_WG_MAX_ITEMS={device.max_work_group_size}"
+    assert wg_max in opts and opts.index(wg_max) + 1 == \
+        next(i for i, o in enumerate(opts) if o.startswith("-DSGC_WG_STRATEGY="))
+    assert "-DSGC_WG_MAX_ITEMS=<n>" in [
+        c["option"] for c in module.description["backends"]["opencl"]["conditional_options"]]
+    # What Program.build takes, as it is; the same as build() uses.
+    prog = cl.Program(ctx, module.opencl_source).build(options=opts)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)
+    prog.k(queue, (1,), (1,), buf)
+    out = np.zeros(1, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert out[0] == 1
+    assert sgcl.build(ctx, module).sgcc_options == opts
     if "NVIDIA" in device.platform.name:
         assert caps.tier == "nvptx" and "-DSGC_NV_PTX=1" in opts
         return
@@ -134,9 +157,12 @@ def test_argument_type_errors(intel_env, groups):
                        r"'scaled_copy' is a by-value parameter of type float \(4 bytes\): "
                        r"a numpy.float64 was passed"):
         k(queue, g, l, buf, buf, np.float64(1), loc)
-    with pytest.raises(sgcc.ArgumentError, match="a numpy.float32 was expected, but a "
-                       "builtins.float"):
-        k(queue, g, l, buf, buf, 1.0, loc)
+    with pytest.raises(sgcc.ArgumentError, match="a numpy.float32 or a Python float or int "
+                       "was expected, but a builtins.str"):
+        k(queue, g, l, buf, buf, "1.0", loc)
+    with pytest.raises(sgcc.ArgumentError, match=r"1e\+39 is out of range \(magnitude above "
+                       r"FLT_MAX\)"):
+        k(queue, g, l, buf, buf, 1e39, loc)
     with pytest.raises(sgcc.ArgumentError, match=r"argument 0 \('in'\).*global buffer.*"
                        r"a buffer was expected"):
         k(queue, g, l, np.zeros(4, np.float32), buf, np.float32(1), loc)
@@ -159,6 +185,13 @@ def test_required_work_group_size(intel_env):
     prog = sgcl.build(ctx, m, spec={"wg": 8})
     k = sgcl.Kernel(prog, "k")
     assert k.reqd_work_group_size == (8, 1, 1)
+    assert repr(k) == ("<sgcc.pyopencl.Kernel [[reqd_work_group_size(wg, 1, 1)]] kernel void "
+                       "k(global uint *o) of module 'module', work-group size (8, 1, 1)>")
+    for bad, why in ((0, "every dimension must be at least 1"),
+                     (device.max_work_group_size + 1,
+                      re.escape(f"more than device '{device.name}' allows"))):
+        with pytest.raises(sgcc.SpecConstantError, match=why):
+            sgcl.build(ctx, m, spec={"wg": bad})
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 32)
     k(queue, (32,), None, buf)            # local size taken from the attribute
     out = np.empty(32, np.uint32)
@@ -213,3 +246,129 @@ def test_sub_groups_wider_than_64_refused(intel_env, ballot):
                        r"makes sub-groups of 128 work-items for this work-group size; sgcc's "
                        r"group library holds at most 64"):
         k(queue, (128,), (128,), buf, buf, buf, np.int32(0))
+
+
+SCALARS = """
+kernel void scalars(global long *out, char c, uchar uc, short s, ushort us, int i, uint u,
+                    long l, ulong ul, float f, double d)
+{
+    out[0] = c; out[1] = uc; out[2] = s; out[3] = us; out[4] = i; out[5] = u;
+    out[6] = l; out[7] = (long)(ul >> 1); out[8] = (long)(f * 4.0f); out[9] = (long)(d * 8.0);
+}
+"""
+
+
+def test_python_scalar_arguments(intel_env):
+    """Python ints and floats for every by-value type a kernel parameter
+    may have (bool and size_t may not: sgcc refuses them) reach the kernel
+    with their values, the limits included; a value the type cannot hold
+    is refused before launch."""
+    ctx, queue, device = intel_env
+    k = sgcl.Kernel(sgcl.build(ctx, sgcc.compile(source=SCALARS)), "scalars")
+    out_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * 10)
+    args = [-128, 255, -32768, 65535, -2**31, 2**32 - 1, -2**63, 2**64 - 1, 2.75, -3]
+    k(queue, (1,), (1,), out_buf, *args)
+    out = np.empty(10, np.int64)
+    cl.enqueue_copy(queue, out, out_buf)
+    assert [int(v) for v in out] == [-128, 255, -32768, 65535, -2**31, 2**32 - 1, -2**63,
+                                     (2**64 - 1) >> 1, 11, -24]
+    for index, bad in ((1, -129), (2, 256), (5, 2**31), (6, -1), (8, 2**64), (9, 1e39),
+                       (10, 10**400)):
+        wrong = list(args)
+        wrong[index - 1] = bad
+        with pytest.raises(sgcc.ArgumentError, match=rf"argument {index} .*out of range"):
+            k(queue, (1,), (1,), out_buf, *wrong)
+
+
+def test_kernel_and_caps_reprs(intel_env, groups):
+    ctx, queue, device = intel_env
+    k = sgcl.Kernel(sgcl.build(ctx, groups), "scaled_copy")
+    assert repr(k) == ("<sgcc.pyopencl.Kernel kernel void scaled_copy(global const float *in, "
+                       "global float *out, float factor, local float *stage) of module "
+                       "'workgroup'>")
+    caps = sgcl.device_caps(device)
+    text = repr(caps)
+    assert text.startswith(f"<sgcc DeviceCaps '{device.name}': opencl cpu, tier khr; "
+                           f"OpenCL C {caps.opencl_c[0]}.{caps.opencl_c[1]}, sub-groups (")
+    assert f"work-groups up to {device.max_work_group_size}" in text
+
+
+LARGE_WORK_GROUP = """
+import numpy as np, sgcc
+sgcc.use_opencl_env()
+import pyopencl as cl
+device = [d for p in cl.get_platforms() if "Intel" in p.name for d in p.get_devices()][0]
+n = device.max_work_group_size
+if n != 16384:
+    print("SKIP: the Intel runtime ignored CL_CONFIG_CPU_FORCE_MAX_WORK_GROUP_SIZE", n)
+    raise SystemExit(0)
+module = sgcc.compile(source='''
+kernel void sums(global const int *in, global int *scan, global int *total)
+{
+    int x = in[get_global_id(0)];
+    scan[get_global_id(0)] = exclusive_scan_over_group(get_work_group(), x, plus);
+    int sum = reduce_over_group(get_work_group(), x, plus);
+    if (get_local_id(0) == 0)
+        total[get_group_id(0)] = sum;
+}''')
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+# tree: the strategy whose collectives go through the per-work-item scratch
+prog = sgcc.pyopencl.build(ctx, module, wg_strategy="tree")
+print(" ".join(prog.sgcc_options))
+x = (np.arange(2 * n) % 7 + 1).astype(np.int32)
+mf = cl.mem_flags
+d_in = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+d_scan = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
+d_total = cl.Buffer(ctx, mf.WRITE_ONLY, 8)
+sgcc.pyopencl.Kernel(prog, "sums")(queue, (2 * n,), (n,), d_in, d_scan, d_total)
+scan, total = np.empty_like(x), np.empty(2, np.int32)
+cl.enqueue_copy(queue, scan, d_scan)
+cl.enqueue_copy(queue, total, d_total)
+groups = x.reshape(2, n)
+assert (total == groups.sum(axis=1)).all(), (total, groups.sum(axis=1))
+assert (scan == np.concatenate([np.cumsum(g) - g for g in groups])).all()
+print("ok")
+"""
+
+
+def test_large_work_group_gets_wg_max_items(intel_env, tmp_path):
+    """docs/GROUPS.md: the work-group collectives' scratch holds
+    SGC_WG_MAX_ITEMS work-items (8192 on a CPU by default); on a device with
+    larger work-groups the host must define it, as sgrt does.  The Intel
+    runtime made to allow 16384 (in a process of its own: it reads the
+    setting once) runs a scan and a reduction over 16384-item work-groups;
+    without the option the upper half of each work-group is left out."""
+    env = dict(os.environ, CL_CONFIG_CPU_FORCE_MAX_WORK_GROUP_SIZE="16384",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = subprocess.run([sys.executable, "-c", LARGE_WORK_GROUP], capture_output=True,
+                         text=True, env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    if out.stdout.startswith("SKIP"):
+        pytest.skip(out.stdout.strip())
+    options, verdict = out.stdout.splitlines()[-2:]
+    assert "-DSGC_WG_MAX_ITEMS=16384" in options.split() and verdict == "ok"
+
+
+def test_import_sgcc_then_attribute(intel_env, tmp_path):
+    """After a plain `import sgcc`, sgcc.pyopencl is there, and PyOpenCL is
+    imported only then."""
+    code = ("import sys, numpy as np, sgcc\n"
+            "assert 'pyopencl' not in sys.modules and 'sgcc.pyopencl' not in sys.modules\n"
+            "sgcc.use_opencl_env()\n"
+            "m = sgcc.compile(source='kernel void k(global int *o) { o[0] = 42; }')\n"
+            "assert 'pyopencl' not in sys.modules\n"
+            "build = sgcc.pyopencl.build\n"
+            "assert 'pyopencl' in sys.modules\n"
+            "cl = sys.modules['pyopencl']\n"
+            "dev = [d for p in cl.get_platforms() if 'Intel' in p.name "
+            "for d in p.get_devices()][0]\n"
+            "ctx = cl.Context([dev]); q = cl.CommandQueue(ctx)\n"
+            "buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)\n"
+            "sgcc.pyopencl.Kernel(build(ctx, m), 'k')(q, (1,), (1,), buf)\n"
+            "out = np.zeros(1, np.int32); cl.enqueue_copy(q, out, buf); print(out[0])\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["42"]

@@ -98,3 +98,14 @@ def test_double_values(cl_env):
         (out,) = run(ctx, queue, prog, "read_double", (np.float64, 1))
         want = 0.1 if value is None else value
         assert struct.pack("<d", out[0]) == struct.pack("<d", want), value
+
+
+def test_numpy_values(cl_env, specs):
+    """NumPy scalars bind as Python numbers do, numpy.bool_ included."""
+    ctx, queue, device = cl_env
+    values = [np.False_, np.int8(-128), np.uint8(255), np.int16(-32768), np.uint16(65535),
+              np.int32(-2**31), np.uint32(2**32 - 1), np.int64(-2**63), np.uint64(2**64 - 1)]
+    prog = sgcl.build(ctx, specs, spec={"alpha": np.float32(0.5), **dict(zip(INT_NAMES, values))})
+    assert read_ints(ctx, queue, prog) == INT_LOW[:1] + [int(v) for v in values[1:]]
+    prog = sgcl.build(ctx, specs, spec={"alpha": 1.0, "s_bool": np.bool_(True)})
+    assert read_ints(ctx, queue, prog)[0] == 1

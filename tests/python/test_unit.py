@@ -261,3 +261,149 @@ def test_left_out_kernel_refused_by_name(module):
     with pytest.raises(sgcc.UnsupportedError, match="needs split barriers"):
         _caps.check_buildable(sgcc.Module(split, "/* cl */", "/* cu */"),
                               _caps.cuda_caps("V100", 7, 0))
+
+
+def test_work_group_max_items_option():
+    """As sgrt's cl_device_options: the device's largest work-group, right
+    after the CPU define, so the work-group collectives' scratch has a slot
+    for every work-item (docs/GROUPS.md "Work-group scratch")."""
+    cpu = caps(max_work_group_size=16384)
+    assert _caps.opencl_device_options(cpu) == ["-DSGC_SKIP_UNSUPPORTED_KERNELS",
+                                                "-DSGC_DEVICE_CPU=1",
+                                                "-DSGC_WG_MAX_ITEMS=16384"]
+    gpu = caps(kind="gpu", opencl_c=(3, 0), max_work_group_size=1024)
+    assert _caps.opencl_device_options(gpu) == ["-cl-std=CL3.0",
+                                                "-DSGC_SKIP_UNSUPPORTED_KERNELS",
+                                                "-DSGC_WG_MAX_ITEMS=1024"]
+    # CUDA: sgrt passes no such option (a fixed shared block, in chunks).
+    import sgcc.cupy as sgcu
+    m = sgcc.Module({"module": "m", "kernels": []}, None, "/* cu */")
+    options = sgcu.build_options(m, caps=_caps.cuda_caps("H100", 9, 0,
+                                                         max_threads_per_block=1024))
+    assert options == ["-DSGC_WG_STRATEGY=3"]
+
+
+def test_numpy_bool_spec_constant(module):
+    np = pytest.importorskip("numpy")
+    assert _spec.format_value(spec("bool"), module, np.True_) == "1"
+    assert _spec.format_value(spec("bool"), module, np.bool_(False)) == "0"
+    assert _spec.format_value(spec("bool"), module, np.array(True)) == "1"   # 0-d
+    for wrong in ("true", np.array([True]), 1.0):
+        with pytest.raises(sgcc.SpecConstantError, match="is bool: expected True/False"):
+            _spec.format_value(spec("bool"), module, wrong)
+    # NumPy integers and floats were accepted before; still are.
+    assert _spec.format_value(spec("uchar"), module, np.uint8(255)) == "255"
+    assert _spec.format_value(spec("float"), module, np.float32(0.5)) == "0x1p-1f"
+
+
+def test_spec_set_work_group_sizes(module):
+    """A required work-group size set by a spec constant is checked when
+    the values are bound: a dimension below 1, or more work-items than the
+    device allows, fails there and not in the device compiler."""
+    base = {"alpha": 1.0}
+    for block in (0, -3):
+        bound = _spec.resolve(module, {**base, "block": block})
+        with pytest.raises(sgcc.SpecConstantError, match=rf"kernel 'partial_sums' of module "
+                           rf"'fixture' requires work-group size \({block}, 1, 1\) "
+                           rf"\(reqd_work_group_size set by specialization constant 'block'\): "
+                           rf"every dimension must be at least 1"):
+            _spec.check_work_group_sizes(module, bound, "opencl")
+    bound = _spec.resolve(module, {**base, "block": 2048})
+    _spec.check_work_group_sizes(module, bound, "opencl")            # no device limit known
+    _spec.check_work_group_sizes(module, bound, "opencl", 2048, "dev")
+    with pytest.raises(sgcc.SpecConstantError, match=r"2048 work-items, more than device "
+                       r"'dev' allows \(1024\)"):
+        _spec.check_work_group_sizes(module, bound, "opencl", 1024, "dev")
+    # Not in the CUDA source: not checked for CUDA.
+    _spec.check_work_group_sizes(module, bound, "cuda", 1024, "dev")
+    assert _spec.reqd_work_group_size(module, bound, module.kernel("partial_sums")) == \
+        (2048, 1, 1)
+    # The default (16) applies when the constant is not bound.
+    assert _spec.reqd_work_group_size(module, _spec.resolve(module, base),
+                                      module.kernel("partial_sums")) == (16, 1, 1)
+
+
+def test_reprs(module):
+    k = module.kernel("partial_sums")
+    assert k.signature() == ("[[reqd_work_group_size(block, 1, 1)]] kernel void "
+                             "partial_sums(global const int *in, global int *out, "
+                             "local float *tmp, uint n)")
+    assert repr(k) == f"<sgcc.Kernel {k.signature()}>"
+    struct = sgcc.Param("s", "scalar", None, 16)
+    assert struct.declaration() == "struct (16 bytes) s"
+    full = caps(kind="gpu", opencl_c=(3, 0), device_name="Arc",
+                extensions="cl_intel_subgroups cl_khr_subgroup_ballot "
+                           "cl_khr_subgroup_non_uniform_vote cl_intel_required_subgroup_size",
+                sub_group_sizes=(8, 16, 32), max_work_group_size=1024)
+    assert repr(full) == ("<sgcc DeviceCaps 'Arc': opencl gpu, tier khr; OpenCL C 3.0, "
+                          "sub-groups (8, 16, 32), non-uniform groups, split barriers, "
+                          "work-groups up to 1024; no fp64>")
+    assert repr(caps()) == ("<sgcc DeviceCaps 'dev': opencl cpu, tier wg; OpenCL C 1.2, "
+                            "split barriers; no sub-groups, no non-uniform groups, no fp64>")
+    assert repr(_caps.cuda_caps("H100", 9, 0, max_threads_per_block=1024)) == (
+        "<sgcc DeviceCaps 'H100': cuda gpu, tier cuda; sm_90, sub-groups (32), non-uniform "
+        "groups, split barriers, fp64, work-groups up to 1024>")
+
+
+def param(type_):
+    return sgcc.Param("v", "scalar", type_, 0)
+
+
+def convert(type_, value):
+    from sgcc import _args
+    kernel = sgcc.Kernel("k", (param(type_),), None, None, sgcc.Requires(), {})
+    return _args.scalar_converter(kernel, 0, kernel.params[0])(value)
+
+
+@pytest.mark.parametrize("type_,value,dtype", [
+    ("char", -128, "int8"), ("uchar", 255, "uint8"), ("short", -32768, "int16"),
+    ("ushort", 65535, "uint16"), ("int", -2**31, "int32"), ("uint", 2**32 - 1, "uint32"),
+    ("long", -2**63, "int64"), ("ulong", 2**64 - 1, "uint64"), ("size_t", 2**64 - 1, "uint64"),
+    ("bool", True, "bool"), ("bool", 0, "bool"), ("float", 0.1, "float32"),
+    ("float", 3, "float32"), ("float", float("inf"), "float32"), ("double", 0.1, "float64"),
+    ("double", -7, "float64"), ("float", 3.40282350e+38, "float32")])
+def test_python_scalars_converted(type_, value, dtype):
+    """As PyOpenCL's set_scalar_arg_dtypes: a Python bool/int/float becomes
+    the NumPy scalar of the parameter's type, with its exact value."""
+    np = pytest.importorskip("numpy")
+    got = convert(type_, value)
+    assert type(got) is np.dtype(dtype).type
+    if type_ == "float":   # rounded to nearest float32 (above FLT_MAX: down to it)
+        assert float32_bits(float(got)) == float32_bits(value)
+    else:
+        assert got == value
+
+
+@pytest.mark.parametrize("type_,value,message", [
+    ("char", 128, r"128 is out of range \(-128 \.\. 127\)"),
+    ("uchar", -1, r"-1 is out of range \(0 \.\. 255\)"),
+    ("int", 2**31, r"2147483648 is out of range \(-2147483648 \.\. 2147483647\)"),
+    ("uint", -1, r"-1 is out of range \(0 \.\. 4294967295\)"),
+    ("ulong", 2**64, r"is out of range \(0 \.\. 18446744073709551615\)"),
+    ("long", -2**63 - 1, "is out of range"),
+    ("int", 1.0, r"a numpy.int32 or a Python int was expected, but a builtins.float"),
+    ("int", True, "but a builtins.bool was passed"),
+    ("bool", 2, r"2 is not a truth value \(True/False or 0/1\)"),
+    ("bool", "yes", "a numpy.bool or a Python bool was expected, but a builtins.str"),
+    ("float", 1e39, r"1e\+39 is out of range \(magnitude above FLT_MAX\)"),
+    ("float", -3.5e38, "magnitude above FLT_MAX"),
+    ("double", 10**400, r"is out of range \(too large for a double\)"),
+    ("float", "1.0", "a numpy.float32 or a Python float or int was expected, but a "
+                     "builtins.str"),
+    ("float", None, "builtins.NoneType was passed")])
+def test_python_scalars_range_checked(type_, value, message):
+    pytest.importorskip("numpy")
+    with pytest.raises(sgcc.ArgumentError, match=r"argument 0 \('v'\) of kernel 'k' is a "
+                       r"by-value parameter of type " + type_ + ".*" + message):
+        convert(type_, value)
+
+
+def test_numpy_scalars_still_exact():
+    np = pytest.importorskip("numpy")
+    x = np.float32(2.5)
+    assert convert("float", x) is x
+    with pytest.raises(sgcc.ArgumentError, match=r"a numpy.float64 was passed \(use "
+                       r"numpy.float32\(...\)\)"):
+        convert("float", np.float64(2.5))
+    with pytest.raises(sgcc.ArgumentError, match=r"a numpy.int64 was passed"):
+        convert("int", np.int64(1))
