@@ -156,9 +156,10 @@ def same_width(old, new):
     return new
 
 
-def rewrite(text):
+def rewrite(text, json=False):
     for old, new in RULES:
-        text = text.replace(old, same_width(old, new))
+        new = same_width(old, new)
+        text = text.replace(old, new.replace('"', '\\"') if json else new)
     return NUMBER_FORM.sub(lambda m: '%s "%s"' % (m.group(1), REFERENCE_NUMBERS[m.group(2)]), text)
 
 
@@ -175,7 +176,7 @@ def main():
                 text = f.read()
         except UnicodeDecodeError:
             continue
-        new = text if path.endswith("emit_groups.c") else rewrite(text)
+        new = text if path.endswith("emit_groups.c") else rewrite(text, path.endswith(".json"))
         if path.endswith("emit_groups.c"):
             # Only the file's own comments; the string it prints keeps its number.
             new = "\n".join(rewrite(l) if not l.lstrip().startswith("emit_printf") else l

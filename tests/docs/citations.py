@@ -38,7 +38,8 @@ TEXT_EXT = {".md", ".c", ".h", ".y", ".l", ".def", ".py", ".sh", ".sgc", ".cl",
 
 # A newline and what a comment or list continues with.
 CONTINUATION = re.compile(r"[ \t]*\n[ \t]*(?:(?:#+|\*+|//|--|;)(?=[ \t\n])[ \t]*)?")
-CITATION = re.compile(r'(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)(,?) "([^"\n]{1,160})"')
+# (JSON strings escape the quotes.)
+CITATION = re.compile(r'(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)(,?) \\?"([^"\n\\]{1,160})\\?"')
 NUMBER_CITATION = re.compile(r"REFERENCE\.md " + SECTION + r"(\d+)(?!\.\d)")
 ANCHOR_LINK = re.compile(r"\]\(((?:[\w.-]+/)*[\w.-]+\.md)#([\w-]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
