@@ -3,7 +3,7 @@
  * bench/gpu_cuda.cu (gpu_common.h), timed with profiling events (median of
  * the repeats after a warm-up run) and recorded for bench/gpu_tables.awk.
  *
- * On NVIDIA's platform the programs are built for the nvptx tier of SPEC §2
+ * On NVIDIA's platform the programs are built for the nvptx tier of docs/DESIGN.md "OpenCL C"
  * (-DSGC_NV_PTX=1 -DSGC_NV_SM=<compute capability>); elsewhere the device
  * compiler's own macros pick the tier (the khr tier on the Intel CPU runtime,
  * which is how this host is smoke-tested without a GPU).

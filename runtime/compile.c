@@ -1,4 +1,4 @@
-/* compile.c — programs from SGC text compiled at run time (SPEC §6):
+/* compile.c — programs from SGC text compiled at run time (docs/RUNTIME.md "Compiling SGC at run time"):
  * sgrt_program_create_from_source / _from_file.
  *
  * libsgcc (compiler/driver/sgcc.h, linked into libsgrt) translates the text for

@@ -3,7 +3,7 @@
  * Compiled against the OpenCL 1.2 API so that it runs on every ICD; newer
  * features (OpenCL C 2.0/3.0, sub-group extensions) are discovered through
  * version and extension strings at run time.  Capability tiers follow
- * SPEC §2: NVIDIA's platform gets SGC_NV_PTX=1 (inline PTX), devices with
+ * docs/DESIGN.md "OpenCL C": NVIDIA's platform gets SGC_NV_PTX=1 (inline PTX), devices with
  * cl_khr_subgroups / cl_intel_subgroups / __opencl_c_subgroups get the khr
  * tier (chosen by the device compiler's own macros), others the wg tier. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -381,7 +381,7 @@ static void append_option(char *buf, size_t cap, const char *opt)
 }
 
 /* The newest OpenCL C the device compiles (else the 1.2 default), the
- * NVIDIA defines of SPEC §2 (tier and compute capability), and the CPU
+ * NVIDIA defines of docs/DESIGN.md "OpenCL C" (tier and compute capability), and the CPU
  * define that gives the tree strategy its CPU shape. */
 static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
 {

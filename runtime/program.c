@@ -1,4 +1,4 @@
-/* program.c — programs: spec-constant binding (SPEC §1.2, after CP015),
+/* program.c — programs: spec-constant binding (docs/RUNTIME.md "Programs and specialization constants"),
  * capability checks, build options, and the cache around the backend's
  * compiler.
  *

@@ -197,7 +197,7 @@ typedef enum sgrt_device_kind {
 #define SGRT_MAX_SUB_GROUP_SIZES 8
 
 /* How the device library lowers work-group reductions and scans
- * (docs/GROUPS.md, "Work-group strategies"); the build passes the chosen one
+ * (docs/GROUPS.md "Work-group strategies"); the build passes the chosen one
  * as -DSGC_WG_STRATEGY=<value>.  The values are part of that contract:
  * SGC_WG_TREE/BUILTIN/SUBGROUP in compiler/emit/opencl/opencl_workgroup.cl and
  * cuda_workgroup.cuh must change with them. */
@@ -229,7 +229,7 @@ typedef struct sgrt_device_info {
     char platform[256];         /* OpenCL platform name; "CUDA" */
     char version[128];          /* device version string */
     char driver_version[128];
-    /* capabilities (SPEC §2 tiers) */
+    /* capabilities (tiers: docs/DESIGN.md "OpenCL C") */
     bool sub_groups;            /* khr/intel extensions, NVIDIA OpenCL (nvptx), or CUDA */
     bool non_uniform_groups;    /* ballot + shuffle that work in divergent flow
                                    (a non-uniform extension; nvptx/CUDA) */
@@ -287,7 +287,7 @@ sgrt_status sgrt_event_get_profile(sgrt_event *event, uint64_t *start_ns, uint64
 sgrt_status sgrt_event_free(sgrt_event *event);
 
 /* ------------------------------------------------------------------ */
-/* Programs and spec constants (SPEC §1.2)                             */
+/* Programs and spec constants (docs/REFERENCE.md "Specialization constants")   */
 /* ------------------------------------------------------------------ */
 /* The module descriptor must outlive the program. */
 sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *module,

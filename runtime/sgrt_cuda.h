@@ -1,7 +1,8 @@
 /* sgrt_cuda.h — sgrt's interop calls with the CUDA driver API's own types.
  *
  * Header only: each function forwards to the void * form in sgrt.h
- * (docs/RUNTIME.md, "Interop") and converts the handle, so that a host
+ * (docs/RUNTIME.md "Interop with native OpenCL and CUDA handles") and
+ * converts the handle, so that a host
  * that already uses CUDA writes no casts.  Needs cuda.h (the CUDA
  * toolkit's) but no CUDA library: libsgrt loads the driver itself.
  * Ownership is that of the sgrt.h calls: the application keeps an adopted

@@ -1,7 +1,8 @@
 /* sgrt_opencl.h — sgrt's interop calls with OpenCL's own types.
  *
  * Header only: each function forwards to the void * form in sgrt.h
- * (docs/RUNTIME.md, "Interop") and converts the handle, so that a C host
+ * (docs/RUNTIME.md "Interop with native OpenCL and CUDA handles") and
+ * converts the handle, so that a C host
  * that already uses OpenCL writes no casts.  Include CL/cl.h first if you
  * want to choose CL_TARGET_OPENCL_VERSION; any version works.  Ownership
  * is that of the sgrt.h calls: adopted handles are retained and released,

@@ -10,7 +10,7 @@
 /* OpenCL: the device's OpenCL C version, when it is 3.x or 2.x (1.x: none). */
 #define SGRT_OPT_CL_STD_3 "-cl-std=CL3.0"
 #define SGRT_OPT_CL_STD_2 "-cl-std=CL2.0"
-/* OpenCL on NVIDIA: the nvptx tier (SPEC §2), and the compute capability
+/* OpenCL on NVIDIA: the nvptx tier (docs/DESIGN.md "OpenCL C"), and the compute capability
  * (major * 10 + minor) that picks sm_80/sm_90 paths. */
 #define SGRT_OPT_NV_PTX "-DSGC_NV_PTX=1"
 #define SGRT_OPT_NV_SM "-DSGC_NV_SM="
@@ -27,7 +27,7 @@
 #define SGRT_OPT_SKIP_UNSUPPORTED "-DSGC_SKIP_UNSUPPORTED_KERNELS"
 /* Both: the work-group strategy (sgrt_wg_strategy; 0 lets the source pick). */
 #define SGRT_OPT_WG_STRATEGY "-DSGC_WG_STRATEGY="
-/* Both: a spec constant's value, SGC_SPEC_<id>=<value> (SPEC §1.2). */
+/* Both: a spec constant's value, SGC_SPEC_<id>=<value> (docs/REFERENCE.md "Specialization constants"). */
 #define SGRT_OPT_SPEC "-DSGC_SPEC_"
 /* CUDA (NVRTC): the device's architecture, sm_<major><minor>. */
 #define SGRT_OPT_CUDA_ARCH "--gpu-architecture=sm_"

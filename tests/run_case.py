@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run_case.py — one golden or error test case (STYLE §9).
+"""run_case.py — one golden or error test case (tests/README.md "Golden cases", "Error cases").
 
   run_case.py SGCC SOURCE_ROOT tests/DIR/NAME.sgc [--library NAME=FILE]...
   run_case.py --list SOURCE_ROOT

@@ -1,5 +1,6 @@
 /* builtins.h — built-in functions, group members and group operators of SGC,
- * each written once (SPEC §1, §1.1, §1.3).  Sema resolves names against these
+ * each written once (docs/REFERENCE.md "Work-item functions, barriers, math",
+ * "Atomics", "Groups", "Split barriers").  Sema resolves names against these
  * tables; emitters switch on the enums.  Adding a built-in is one line here
  * plus its typing rule in sema.c and its spelling in each emitter, which the
  * compiler's -Wswitch keeps honest. */
@@ -10,7 +11,7 @@
 
 /* BUILTIN(enum, spelling, category, min_args, max_args) */
 #define BUILTINS(X)                                                            \
-    /* work-item functions (SPEC §1) */                                        \
+    /* work-item functions (docs/REFERENCE.md) */                              \
     X(GET_GLOBAL_ID, "get_global_id", BK_WORKITEM, 1, 1)                       \
     X(GET_LOCAL_ID, "get_local_id", BK_WORKITEM, 1, 1)                         \
     X(GET_GROUP_ID, "get_group_id", BK_WORKITEM, 1, 1)                         \
@@ -21,7 +22,7 @@
     /* OpenCL-style work-group barrier, kept for familiarity */                \
     X(BARRIER, "barrier", BK_SYNC, 1, 1)                                       \
     X(MEM_FENCE, "mem_fence", BK_SYNC, 1, 1)                                   \
-    /* relaxed atomics (SPEC §1) */                                            \
+    /* relaxed atomics (docs/REFERENCE.md "Atomics") */                        \
     X(ATOMIC_FETCH_ADD, "atomic_fetch_add", BK_ATOMIC, 2, 2)                   \
     X(ATOMIC_FETCH_SUB, "atomic_fetch_sub", BK_ATOMIC, 2, 2)                   \
     X(ATOMIC_FETCH_MIN, "atomic_fetch_min", BK_ATOMIC, 2, 2)                   \
@@ -51,7 +52,7 @@
     X(MAX, "max", BK_MATH_INT, 2, 2)                                           \
     X(ABS, "abs", BK_MATH_INT, 1, 1)                                           \
     X(CLAMP, "clamp", BK_MATH_INT, 3, 3)                                       \
-    /* group constructors (SPEC §1.1); get_fixed_size_group is a keyword */    \
+    /* group constructors; get_fixed_size_group is a keyword */                \
     X(GET_WORK_GROUP, "get_work_group", BK_GROUP_CTOR, 0, 0)                   \
     X(GET_SUB_GROUP, "get_sub_group", BK_GROUP_CTOR, 0, 0)                     \
     X(GET_BALLOT_GROUP, "get_ballot_group", BK_GROUP_CTOR, 2, 2)               \
@@ -78,7 +79,7 @@
     X(JOINT_REDUCE, "joint_reduce", BK_JOINT, 4, 5)                            \
     X(JOINT_EXCLUSIVE_SCAN, "joint_exclusive_scan", BK_JOINT, 5, 6)            \
     X(JOINT_INCLUSIVE_SCAN, "joint_inclusive_scan", BK_JOINT, 5, 6)            \
-    /* split barriers (SPEC §1.3) */                                           \
+    /* split barriers (docs/REFERENCE.md "Split barriers") */                  \
     X(ASYNC_WORK_GROUP_COPY, "async_work_group_copy", BK_ASYNC_COPY, 3, 3)     \
     X(ASYNC_BARRIER_MAX, "async_barrier_max", BK_ASYNC_COPY, 0, 0)
 
@@ -105,7 +106,7 @@ extern const BuiltinInfo builtin_info[BI_COUNT];
 /* BI_NONE when `name` is not a built-in. */
 Builtin builtin_lookup(const char *name);
 
-/* The roles of the arguments that are not plain values (SPEC §1.1):
+/* The roles of the arguments that are not plain values (docs/REFERENCE.md "Groups"):
  * BUILTIN_ROLES(X): X(enum, name, init) gives the position of the OP (or
  * predicate) name, ARG_LAST for the last argument, and of the optional init
  * value, present when the call has its max_args, or ARG_NONE.  Sema and
@@ -168,7 +169,7 @@ typedef struct MethodInfo {
 extern const MethodInfo method_info[METHOD_COUNT];
 Method method_lookup(const char *name);
 
-/* Binary operators of group algorithms (SPEC §1.1), one row each in
+/* Binary operators of group algorithms (docs/REFERENCE.md "Groups"), one row each in
  * ast/group_ops.def with the columns the libraries and sema need. */
 typedef enum GroupOp {
     GOP_NONE = 0,

@@ -10,7 +10,7 @@ typedef enum SymbolKind {
     SYM_FUNC,
     SYM_TYPEDEF,
     SYM_ENUM_CONST,
-    SYM_SPEC_CONST, /* SPEC §1.2 */
+    SYM_SPEC_CONST, /* docs/REFERENCE.md "Specialization constants" */
     SYM_BUILTIN,    /* a built-in function name (builtins.h) */
 } SymbolKind;
 
@@ -78,7 +78,7 @@ struct Symbol {
     int reqd_sub_group_size;     /* 0 when absent */
     Attribute *attrs;      /* kernel attributes */
     Node *reqd_work_group_size_expr[3]; /* the argument when it depends on a spec constant
-                              (SPEC §1.2): emitted as written, its size unknown to sgcc */
+                              (docs/REFERENCE.md "Specialization constants"): emitted as written, its size unknown to sgcc */
     Symbol *reqd_work_group_size_spec[3]; /* the spec constant when that argument is
                               exactly one spec constant's name, else NULL */
     CallEdge *calls;       /* SYM_FUNC: calls made by its body */

@@ -241,7 +241,7 @@ struct Node {
     bool is_uniform : 1;   /* same value for every work-item of the current
                               tangle: of the sub-group, or, inside a divergent
                               branch, of the work-items that took it (avoids
-                              ballots, SPEC §2) */
+                              ballots, docs/LOWERING.md "Tangle masks") */
     bool creators_may_diverge : 1; /* ND_CALL of a group algorithm on a
                               fixed-size group made by its declaration: some
                               work-item that made the group may not reach this

@@ -19,7 +19,7 @@ typedef enum AddrSpace {
     AS_CONSTANT,
 } AddrSpace;
 
-/* Group kinds of SPEC §1.1, in the order the spec lists them. */
+/* Group kinds of docs/REFERENCE.md "Groups", in the order it lists them. */
 #define GROUP_KINDS(X)                                      \
     X(WORK_GROUP, "work_group")                             \
     X(SUB_GROUP, "sub_group")                               \
@@ -52,7 +52,7 @@ typedef enum TypeKind {
     TY_UNION,
     TY_FUNC,
     TY_GROUP,          /* group.kind, group.size_expr for fixed_size_group<N> */
-    TY_ASYNC_BARRIER,  /* SPEC §1.3 */
+    TY_ASYNC_BARRIER,  /* docs/REFERENCE.md "Split barriers" */
     TY_ARRIVAL_TOKEN,
 } TypeKind;
 

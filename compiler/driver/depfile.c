@@ -1,4 +1,4 @@
-/* depfile.c — make-style dependency rules for -M / -MD (SPEC §3).
+/* depfile.c — make-style dependency rules for -M / -MD (docs/CLI.md "Depfiles").
  *
  * The rule names every output (or the -MT/-MQ targets) and lists the files
  * the preprocessor opened, main file first; -MP adds an empty rule per

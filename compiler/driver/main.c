@@ -1,4 +1,4 @@
-/* main.c — the sgcc command (SPEC §3, §6): options, output paths, and the
+/* main.c — the sgcc command (docs/CLI.md): options, output paths, and the
  * writing of outputs around libsgcc (sgcc.h), which does the compiling.
  *
  * Options are one X-macro table that drives both the parser and --help, so
@@ -7,7 +7,7 @@
  * printed from the result's records (text, colour or JSON), --verify and
  * --stats hook into the compilation through libsgcc_internal.h.
  *
- * Output policy (why: SPEC §3, "on any error no output file is created and an
+ * Output policy (why: docs/CLI.md "Writing outputs", "on any error no output file is created and an
  * existing one is left untouched"): every output of an input — code, header,
  * JSON, depfile — is first written to a temporary beside its destination
  * (mkstemp, fsync), and only when the input compiled and all temporaries were

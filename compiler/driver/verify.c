@@ -1,4 +1,4 @@
-/* verify.c — `sgcc --verify` (SPEC §3): compile the emitted code with the
+/* verify.c — `sgcc --verify` (docs/CLI.md "--verify"): compile the emitted code with the
  * real device compilers and report what they reject at .sgc locations.
  *
  * OpenCL C goes through libclang on an unsaved in-memory file, twice: as OpenCL C 3.0 and as OpenCL C 1.2, with

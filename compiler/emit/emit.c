@@ -2300,7 +2300,7 @@ static void print_spec_float_default(EmitCtx *ctx, double value, bool is_float,
     out_str(ctx, " */");
 }
 
-/* The SPEC §1.2 binding contract: ID N is read from SGC_SPEC_N, with the
+/* The binding contract of docs/REFERENCE.md "Specialization constants": ID N is read from SGC_SPEC_N, with the
  * default (or #error) when the host did not define it. */
 static void print_spec_const_block(EmitCtx *ctx)
 {

@@ -1,5 +1,10 @@
-/* emit.h — the emitter interface: one file per target behind a small table
- * (emit_opencl.c, emit_cuda.c), all printing through one checked sink. */
+/* emit.h — the emitter interface: the output buffer every printer writes
+ * through (emit_printf), and the targets, one row each in emit/targets.def
+ * (emit_targets[] below is generated from them).  A target is a folder
+ * emit/<name>/: emit_<name>.c with its EmitHooks table for the shared
+ * printer of emit.c, groups_<name>.c with its EmitLowering table for the
+ * group, tangle and barrier lowering (emit_lowering.h), and its device
+ * library. */
 #ifndef SGCC_EMIT_H
 #define SGCC_EMIT_H
 

@@ -1,4 +1,4 @@
-/* emit_barrier.c — split barriers (SPEC §1.3): async_barrier, arrival_token
+/* emit_barrier.c — split barriers (docs/REFERENCE.md "Split barriers"): async_barrier, arrival_token
  * and async_work_group_copy, lowered onto the device library in
  * each target's barrier.cl / barrier.cuh (docs/BARRIERS.md).
  *

@@ -1,4 +1,4 @@
-/* emit_groups.c — groups (SPEC §1.1) lowered onto a target's device library
+/* emit_groups.c — groups (docs/REFERENCE.md "Groups") lowered onto a target's device library
  * (emit/<target>/; docs/GROUPS.md is the calling convention, docs/LOWERING.md
  * "Groups" the emitter's side).
  *

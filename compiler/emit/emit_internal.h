@@ -116,7 +116,7 @@ typedef struct EmitHooks {
     void (*atomic_call)(EmitCtx *ctx, const Node *call);    /* BK_ATOMIC */
     void (*math_call)(EmitCtx *ctx, const Node *call);      /* BK_MATH, BK_MATH_INT */
 
-    /* ---- groups and split barriers (SPEC §1.1, §1.3) --------------------
+    /* ---- groups and split barriers (docs/REFERENCE.md "Groups", docs/REFERENCE.md "Split barriers") --------------------
      * The target-neutral lowering (emit_lowering.h) prints group and
      * split-barrier types and calls with the target's library spellings;
      * NULL: such constructs report "group lowering for <target> not

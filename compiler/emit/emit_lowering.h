@@ -1,5 +1,5 @@
-/* emit_lowering.h — the target-neutral lowering of groups (SPEC §1.1),
- * tangle masks and split barriers (SPEC §1.3), and what it asks of a target.
+/* emit_lowering.h — the target-neutral lowering of groups (docs/REFERENCE.md "Groups"),
+ * tangle masks and split barriers (docs/REFERENCE.md "Split barriers"), and what it asks of a target.
  *
  * The lowering decides *what* to print (which library section a construct
  * needs, which argument is the value, the init or the operator, whether a

@@ -2,7 +2,7 @@
  * sgcc: the OpenCL and CUDA emitters (spec-constant defaults), the host
  * header (--header) and the module description (--emit-json).  One place
  * decides how a value is written so that all of them read back the same
- * bits (SPEC §1.2: "floating values are written so that they round-trip
+ * bits (docs/REFERENCE.md "Specialization constants": "floating values are written so that they round-trip
  * exactly"). */
 #ifndef SGCC_EMIT_SPELLING_H
 #define SGCC_EMIT_SPELLING_H

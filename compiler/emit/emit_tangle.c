@@ -1,4 +1,4 @@
-/* emit_tangle.c — tangle masks maintained through control flow (SPEC §2,
+/* emit_tangle.c — tangle masks maintained through control flow (docs/LOWERING.md "Tangle masks",
  * docs/DESIGN.md "Tangle masks", docs/LOWERING.md "Tangle masks").
  *
  * Only functions with Symbol.needs_tangle_mask are rewritten; every other

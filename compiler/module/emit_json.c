@@ -239,7 +239,7 @@ static void json_backend_support(EmitBuffer *out, const char *reason, int depth)
     json_close(out, depth, '}');
 }
 
-/* [x, y, z]; a dimension given by a spec constant (SPEC §1.2) is known
+/* [x, y, z]; a dimension given by a spec constant (docs/REFERENCE.md "Specialization constants") is known
  * only when the program is built: {"spec_constant": name, "id": N}, with
  * nulls when it is an expression of spec constants. */
 static void json_work_group_size(EmitBuffer *out, const Symbol *k)

@@ -1,5 +1,5 @@
 /* parse.y — the SGC grammar: C17 (ISO/IEC 9899:2018 §6.5-§6.9) plus the SGC
- * additions of SPEC §1 (kernel, address spaces, group types, spec_const,
+ * additions of docs/REFERENCE.md (kernel, address spaces, group types, spec_const,
  * attributes, method calls, get_fixed_size_group<N>(...)).
  *
  * A pure parser with locations.  Actions only build syntax (ast.h); names,
@@ -374,7 +374,7 @@ type_specifier
     | sgc_type_specifier
     ;
 
-/* SPEC §1.1, §1.3: group, barrier and token types. */
+/* docs/REFERENCE.md "Groups", "Split barriers": group, barrier and token types. */
 sgc_type_specifier
     : KW_WORK_GROUP   { $$ = parse_specs_new(ctx, @1); $$->is_group = true; $$->group = GROUP_WORK_GROUP; $$->type_spec_count = 1; }
     | KW_SUB_GROUP    { $$ = parse_specs_new(ctx, @1); $$->is_group = true; $$->group = GROUP_SUB_GROUP; $$->type_spec_count = 1; }
@@ -504,7 +504,7 @@ alignment_specifier
 
 alignas_kw : KW_ALIGNAS | KW_ALIGNAS2 ;
 
-/* SPEC §1: [[reqd_work_group_size(x,y,z)]] and [[reqd_sub_group_size(n)]];
+/* docs/REFERENCE.md "Kernels, address spaces and attributes": [[reqd_work_group_size(x,y,z)]] and [[reqd_sub_group_size(n)]];
  * GCC's __attribute__((...)) spelling is accepted too, as OpenCL code uses it. */
 attribute_specifier
     : '[' '[' attribute_list ']' ']'                { $$ = $3; }
@@ -813,7 +813,7 @@ primary_expression
     | KW_FALSE                          { $$ = NEW(ND_BOOL_LIT, @1); $$->int_value = 0; }
     | '(' expression ')'                { $$ = $2; }
     | generic_selection                 { $$ = $1; }
-    /* SPEC §1.1: get_fixed_size_group<N>(parent) */
+    /* docs/REFERENCE.md "Groups": get_fixed_size_group<N>(parent) */
     | KW_GET_FIXED_SIZE_GROUP '<' shift_expression '>' '(' argument_expression_list_opt ')'
         {
             $$ = NEW(ND_CALL, @1);

@@ -1,4 +1,4 @@
-/* preprocess.h — the C preprocessor of SGC (SPEC §1: #include, object- and
+/* preprocess.h — the C preprocessor of SGC (docs/REFERENCE.md "Declarations, functions and statements": #include, object- and
  * function-like macros, #if, -I/-D/-U).
  *
  * Works on Token lists from lex_file().  Expanded tokens keep the location

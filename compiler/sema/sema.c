@@ -1,6 +1,6 @@
 /* sema.c — semantic analysis driver: scopes and symbols, declarations at
  * every scope, function definitions, kernel rules and attributes, spec
- * constants and their IDs (SPEC §1, §1.2), and the TranslationUnit tables.
+ * constants and their IDs (docs/REFERENCE.md "Specialization constants"), and the TranslationUnit tables.
  *
  * One pass over the tree in source order resolves names and types (the
  * other sema_*.c files, see sema_int.h); whole-unit properties that need
@@ -192,10 +192,10 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
     return sym;
 }
 
-/* ---- attributes (SPEC §1 kernel attributes) ----------------------------- */
+/* ---- attributes (docs/REFERENCE.md "Kernels, address spaces and attributes") --- */
 
 /* Folds an attribute argument into *out.  With `spec_ok`, an argument that
- * depends on a spec constant is accepted (SPEC §1.2): *out is then 0, the
+ * depends on a spec constant is accepted (docs/REFERENCE.md "Specialization constants"): *out is then 0, the
  * value being known only when the device program is built. */
 static bool attr_positive(Sema *s, Attribute *a, Node *arg, int *out, bool spec_ok)
 {
@@ -314,7 +314,7 @@ static const char *param_type_problem(Sema *s, const Type *ty)
     return NULL;
 }
 
-/* OpenCL C kernel signature rules (SPEC §1, OpenCL C 6.9). */
+/* OpenCL C kernel signature rules (docs/REFERENCE.md "Kernels, address spaces and attributes", OpenCL C 6.9). */
 static void kernel_checks(Sema *s, Symbol *fn, Declarator *d)
 {
     Type *ty = fn->ty;
@@ -426,7 +426,7 @@ static void function_definition(Sema *s, Node *def)
     sema_function_body(s, def);
 }
 
-/* ---- spec constants (SPEC §1.2) ----------------------------------------- */
+/* ---- spec constants (docs/REFERENCE.md "Specialization constants") ------ */
 
 static bool spec_type_ok(const Type *ty)
 {
@@ -691,7 +691,7 @@ static void variable(Sema *s, DeclSpecs *ds, Node *idecl, Type *ty, const char *
         s->tu->uses_fp64 = true;
 }
 
-/* C23 `auto x = init;`: only groups, arrival tokens and scalars (SPEC §1). */
+/* C23 `auto x = init;`: only groups, arrival tokens and scalars (docs/REFERENCE.md "Types"). */
 static Type *infer_auto(Sema *s, Node *idecl, const char *name)
 {
     if (idecl->declarator->kind != DECL_NAME) {

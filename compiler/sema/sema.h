@@ -1,5 +1,5 @@
 /* sema.h — semantic analysis: names, types, implicit conversions, constant
- * folding, and the static rules of SPEC §1 (address spaces, recursion,
+ * folding, and the static rules of docs/REFERENCE.md "What is checked before any output" (address spaces, recursion,
  * group rules, spec-constant IDs, split-barrier placement). */
 #ifndef SGCC_SEMA_H
 #define SGCC_SEMA_H

@@ -1,8 +1,8 @@
 /* sema_call.c — typing of calls: user functions (with call-graph edges),
  * calls through function pointers, the built-ins of builtins.h (work-item
  * functions, atomics, math), group constructors, group functions and
- * algorithms (SPEC §1.1), and member functions of groups and split barriers
- * (SPEC §1.3).
+ * algorithms (docs/REFERENCE.md "Groups"), and member functions of groups and split
+ * barriers (docs/REFERENCE.md "Split barriers").
  *
  * Built-in arguments are gathered into an array, typed, converted to the
  * parameter types the rule chooses, and written back as the call's list.
@@ -166,7 +166,7 @@ static bool need_scalar(Sema *s, Args *A, int i, Type *to)
     return true;
 }
 
-/* Element types a group algorithm can move (SPEC §1.1); `wide` adds the
+/* Element types a group algorithm can move (docs/REFERENCE.md "Groups"); `wide` adds the
  * small types that broadcast/shift/select/permute also take. */
 static bool movable_type(const Type *ty, bool wide)
 {
@@ -401,7 +401,7 @@ static bool range_args(Sema *s, Args *A, Type **elem)
     return *elem != NULL;
 }
 
-/* pred_fn of joint_any_of & co: a device function `bool f(T)` (SPEC §1.1),
+/* pred_fn of joint_any_of & co: a device function `bool f(T)` (docs/REFERENCE.md "Groups"),
  * T the range's element type exactly (an enum parameter counts as int, as
  * the elements do): the lowering calls it on each element unconverted, so a
  * `bool f(float)` on an `int` range is an error, not a silent conversion. */

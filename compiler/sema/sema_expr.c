@@ -340,7 +340,7 @@ const char *expr_spelling(Sema *s, const Node *n)
     }
 }
 
-/* Block depth at which a group value was made (SPEC §1.1 escape rule). */
+/* Block depth at which a group value was made (docs/REFERENCE.md "Groups", escape rule). */
 int group_origin_depth(Sema *s, const Node *n)
 {
     switch (n->kind) {

@@ -4,8 +4,8 @@
  *    or through any cycle, an error naming the cycle), and the transitive
  *    flags uses_sub_groups / needs_tangle_mask / uses_async_barrier;
  *  - tangle groups need their callers: get_tangle_group is an error in a
- *    function that may be reached through a function pointer (SPEC §1.1);
- *  - uniformity (Node.is_uniform, SPEC §2): a flow-insensitive fixed point
+ *    function that may be reached through a function pointer (docs/REFERENCE.md "Groups");
+ *  - uniformity (Node.is_uniform, docs/DESIGN.md "Tangle masks"): a flow-insensitive fixed point
  *    over each function.  A local is uniform while every assignment to it
  *    is uniform and happens in control flow no more divergent than at its
  *    declaration (so a counter declared inside a divergent branch is

@@ -23,7 +23,7 @@ Type *type_new(Sema *s, TypeKind kind, int size, int align)
     return ty;
 }
 
-/* Sizes of SPEC §1 (long and size_t are 64-bit on every target). */
+/* Sizes of docs/REFERENCE.md "Types" (long and size_t are 64-bit on every target). */
 static const int basic_sizes[TY_DOUBLE + 1] = {
     [TY_VOID] = -1, [TY_BOOL] = 1, [TY_CHAR] = 1, [TY_SCHAR] = 1, [TY_UCHAR] = 1,
     [TY_SHORT] = 2, [TY_USHORT] = 2, [TY_INT] = 4, [TY_UINT] = 4, [TY_LONG] = 8,

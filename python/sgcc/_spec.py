@@ -1,5 +1,5 @@
 """Specialization constants: binding by name or ID, value checks, and the
-exact spelling of `-DSGC_SPEC_<id>=<value>` (SPEC §1.2).  The spellings are
+exact spelling of `-DSGC_SPEC_<id>=<value>` (docs/REFERENCE.md "Specialization constants").  The spellings are
 those of sgrt (runtime/program.c, format_spec_value): integers with the C
 suffix of their type, floating values as C99 hexadecimal floats (glibc's
 "%a"), so every value reaches the device compiler exactly."""

@@ -276,7 +276,7 @@ static void alg_spmv_plan_list(alg_spmv_plan *pl, const alg_csr *m, bool stream)
 
 /* CSR-stream for matrices of short rows (the median takes the narrowest
  * fixed-size group) of irregular lengths (a mean 1.5 x the median or more).
- * On the H200 (bench/RESULTS.md, "GPU run 5") it made the power-law graph
+ * On the H200 (bench/history/algorithms.md "GPU run 5") it made the power-law graph
  * (median 6, mean 12) 1.08-1.16x faster than CSR-vector, and the 5-point
  * Laplacian (every row 5) 1.2x slower: rows of one length keep a group's
  * lanes busy, and there CSR-vector's direct reduction beats staging in

@@ -115,7 +115,7 @@ static int run_ballot_sums(sgrt_context *context, const int *in)
     CHECK(sgrt_buffer_read(drank, 0, sizeof rank, rank));
     CHECK(sgrt_buffer_read(dsg, 0, sizeof sg, sg));
 
-    /* Sub-groups are runs of consecutive local ids (docs/REFERENCE.md §6); inside each,
+    /* Sub-groups are runs of consecutive local ids (docs/REFERENCE.md "Groups"); inside each,
      * the two partitions by IS_BIG, ranked by local id. */
     int wrong = 0;
     for (int g = 0; g < GROUPS; g++) {

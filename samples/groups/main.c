@@ -1,4 +1,4 @@
-/* groups — host program for the five group samples (docs/REFERENCE.md §6): runs each
+/* groups — host program for the five group samples (docs/REFERENCE.md "Groups"): runs each
  * kernel through sgrt on the default device and checks every output against
  * a host reference rebuilt from the spec's rules (sub-groups are consecutive
  * linear local ids; the only thing taken from the device is the sub-group
@@ -246,7 +246,7 @@ static void run_opportunistic_atomic(Run *run, const int *keep)
     SAMPLE_CHECK(sgrt_program_free(program));
 }
 
-/* The butterfly as the kernel runs it, with docs/REFERENCE.md §6's rule that a
+/* The butterfly as the kernel runs it, with docs/REFERENCE.md "Groups"'s rule that a
  * partner outside the sub-group gives back the caller's own value. */
 static float butterfly_reference(const float *in, uint32_t first, uint32_t size, uint32_t rank)
 {

@@ -13,7 +13,7 @@
  * result is wrong, 2 on an error.
  *
  * With CUDA devices and a CUDA-aware MPI a rank could pass device memory
- * to MPI directly: docs/RUNTIME.md, "Several devices and MPI". */
+ * to MPI directly: docs/RUNTIME.md "Several devices and MPI". */
 #include <mpi.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* cases.h — the split-barrier execution cases: inputs, launch, and a host
  * reference computed independently of the device code (plain sequential C
- * following the semantics in SPEC §1.3).  Shared by the OpenCL host (C17)
+ * following the semantics in docs/REFERENCE.md "Split barriers").  Shared by the OpenCL host (C17)
  * and the CUDA host (C++), which differ only in the TestBackend they pass. */
 #ifndef SGC_BARRIER_CASES_H
 #define SGC_BARRIER_CASES_H

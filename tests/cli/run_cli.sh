@@ -1,5 +1,5 @@
 #!/bin/bash
-# run_cli.sh SGCC SOURCE_ROOT [MAN_PAGE] — tests of the sgcc command line (SPEC §3,
+# run_cli.sh SGCC SOURCE_ROOT [MAN_PAGE] — tests of the sgcc command line (docs/CLI.md,
 # docs/CLI.md): every option, exit statuses, -o forms, depfiles, JSON
 # diagnostics, --help against the man page, and the atomic-write promise.
 # Output is TAP; the script exits non-zero if any check fails.
@@ -296,7 +296,7 @@ umask 022
 run 0 -o x "$cli/ok.sgc"
 check "new outputs get 0666 & ~umask" test "$(stat -c %a x.cl)" = 644
 
-# ---- gcc-style command line (SPEC §6) --------------------------------------
+# ---- gcc-style command line (docs/CLI.md "Inputs") -------------------------
 # Standard input: '-' reads it, its diagnostics name it <stdin>, and its
 # outputs need -o (nothing goes next to a non-regular input).
 fresh

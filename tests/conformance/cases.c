@@ -39,7 +39,7 @@ static void ref_joint_local_reduce(const Case *c, const void *in_, void *out_)
 }
 
 /* joint_local_scan.sgc: per work-group, the exclusive plus scan of its 48
- * inputs, then their inclusive maximum scan with init -5 (SPEC §1.1:
+ * inputs, then their inclusive maximum scan with init -5 (docs/REFERENCE.md "Groups":
  * init is folded into every element). */
 static void ref_joint_local_scan(const Case *c, const void *in_, void *out_)
 {

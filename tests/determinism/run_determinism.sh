@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_determinism.sh SGCC SOURCE_ROOT — sgcc's outputs are byte-identical
-# for the same input and options, whatever the environment (SPEC §2:
+# for the same input and options, whatever the environment (docs/REFERENCE.md "Base language":
 # "deterministic"; docs/RELIABILITY.md).
 #
 # Every valid .sgc of the repository (goldens, samples, execution tests,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # coverage.sh — line coverage of sgcc's lowering code by generated programs
-# (bench/RESULTS.md "Differential testing", docs/RELIABILITY.md).
+# (tests/diff/CAMPAIGNS.md, docs/RELIABILITY.md "Differential testing").
 #
 #   meson setup -Db_coverage=true BUILD && meson compile -C BUILD
 #   tests/diff/coverage.sh BUILD [FIRST LAST]

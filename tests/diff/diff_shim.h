@@ -1,5 +1,5 @@
 /* diff_shim.h — what the host oracles written by sgcgen.py need: the SGC
- * scalar type names, and a model of SPEC §1.1 groups over the lanes of one
+ * scalar type names, and a model of docs/REFERENCE.md "Groups" groups over the lanes of one
  * work-group (HG: one per lane, describing that lane's group).
  *
  * Membership is computed here from the generator's knowledge of each group,

@@ -20,14 +20,20 @@ complete against the code:
    the output); its host program (the ```c block with main) is complete: it
    compiles (-Wall -Wextra -Werror) against sgrt.h and the headers that
    `sgcc --header` makes for the consumer's kernels.
-4. The documentation cites the project's own documents, not the
-   specification it was written from (no "SPEC §"), in docs/*.md, README.md
-   and the samples' comments."""
+4. Citations (tests/docs/citations.py): in every text file of the tree,
+   each cited section (docs/LOWERING.md "Tangle masks", a link to
+   FILE.md#anchor, and the docs/REFERENCE.md number form of the text sgcc
+   pastes into its output) exists, nothing cites the specification or the
+   style guide the project was written from (documents not in the
+   repository), and "N bad inputs" in the docs is the number of
+   tests/errors cases.  A planted bad citation must be reported."""
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+import citations
 
 root, sgcc, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
 n = failed = 0
@@ -191,19 +197,27 @@ with tempfile.TemporaryDirectory() as tmp:
         ok, log = r.returncode == 0, log + r.stderr
     check("TUTORIAL.md's host program compiles against sgrt.h and the generated headers", ok, log)
 
-# ---- 4. the docs cite the project's own documents -----------------------------
-cited = []
-paths = [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(root, "docs")))
-         if f.endswith(".md") and f != "CHANGELOG.md"] + ["README.md"]
-for sub in ("consumer", "groups", "barriers", "reduce"):
-    d = os.path.join("samples", sub)
-    paths += [os.path.join(d, f) for f in sorted(os.listdir(os.path.join(root, d)))
-              if f.endswith((".c", ".h", ".sgc"))]
-for path in paths:
-    for i, line in enumerate(read(path).splitlines()):
-        if "SPEC §" in line:
-            cited.append("%s:%d: %s" % (path, i + 1, line.strip()))
-check("docs and samples cite docs/REFERENCE.md etc., not SPEC §", not cited, "\n".join(cited))
+# ---- 4. citations -------------------------------------------------------------
+problems = citations.check_tree(root)
+check("every cited section exists, and nothing cites a document not in the repository",
+      not problems, "\n".join(problems))
+problems, cases = citations.check_counts(root, ["README.md"] + [
+    os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(root, "docs")))
+    if f.endswith(".md")])
+check("the docs give the number of tests/errors cases (%d)" % cases, not problems,
+      "\n".join(problems))
+# The check must be able to fail: planted citations of a missing section, a
+# missing file, a missing anchor, the number form outside sgcc's output and
+# the specification must each be reported.
+planted = ('docs/LOWERING.md "No such section"\nnosuch/PAGE.md "Groups"\n'
+           '[x](docs/GROUPS.md#no-such-anchor)\nREFERENCE.md ' + citations.SECTION + '6\n'
+           + citations.FORBIDDEN[0] + '1.1\n')
+found = citations.check_file(root, citations.Pages(root), "tests/planted.c", planted)
+good = citations.check_file(root, citations.Pages(root), "tests/planted.c",
+                            'docs/LOWERING.md "Tangle masks", docs/REFERENCE.md "Groups",\n'
+                            '# docs/RELIABILITY.md "Golden and error\n# cases"\n')
+check("the citation check reports planted bad citations and accepts good ones",
+      len(found) == 5 and not good, "\n".join(found + good))
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -1,4 +1,4 @@
-/* exec_host.c — split barriers end to end (SPEC §1.3): SGC source in, sgcc
+/* exec_host.c — split barriers end to end (docs/REFERENCE.md "Split barriers"): SGC source in, sgcc
  * out, run, compared with host references.
  *
  * The kernels are the four programs of samples/barriers/ and the two units

@@ -1,6 +1,6 @@
 /* exec_host.c — runs the sgcc-generated group kernels (gen_exec.py ->
  * sgcc -> <unit>.cl) on one OpenCL device and checks every output against a
- * host reference computed here from the SPEC §1.1 rules alone.
+ * host reference computed here from the docs/REFERENCE.md "Groups" rules alone.
  *
  * The only thing taken from the device is the sub-group shape (size, id,
  * lane, recorded by each kernel through sub_group members), and that is
@@ -197,7 +197,7 @@ static Val apply(Elem t, GOp op, Val a, Val b)
     return fp ? r : norm(t, r);
 }
 
-/* SPEC §1.1 identities; +-inf for floating minimum/maximum. */
+/* docs/REFERENCE.md "Groups" identities; +-inf for floating minimum/maximum. */
 static Val identity(Elem t, GOp op)
 {
     Val r = {0};

@@ -1,7 +1,7 @@
 /* reference.h — the host's model of tangle_exec.sgc (shared by the OpenCL
  * and CUDA hosts): which work-items of a sub-group reach each observation
  * slot together.  Work-items with the same slot predicate in one sub-group
- * form the tangle there (SPEC §1.1: same point, same control-flow path; the
+ * form the tangle there (docs/REFERENCE.md "Groups": same point, same control-flow path; the
  * paths re-merge at the end of each if/loop/switch). */
 #ifndef TANGLE_REFERENCE_H
 #define TANGLE_REFERENCE_H

@@ -1,6 +1,6 @@
 /* host_common.c — the test matrix walk and the host reference of the group
  * library test (see host_common.h).  The reference never looks at the
- * library: it rebuilds every group from the SPEC §1.1 rules (sub-groups are
+ * library: it rebuilds every group from the docs/REFERENCE.md "Groups" rules (sub-groups are
  * consecutive linear local ids; ballot = same predicate; fixed-size = aligned
  * blocks of N lanes; ranks ordered by lane) and folds the operators itself.
  * Only the sub-group size and the opportunistic group's membership come from
@@ -118,7 +118,7 @@ static uint64_t apply(TestType t, TestOp op, uint64_t a, uint64_t b)
     return 0;
 }
 
-/* SPEC §1.1 identities; floating minimum/maximum use the infinities. */
+/* docs/REFERENCE.md "Groups" identities; floating minimum/maximum use the infinities. */
 static uint64_t identity(TestType t, TestOp op)
 {
     int fl = type_info[t].is_float, sg = type_info[t].is_signed;

@@ -2,7 +2,7 @@
  *
  * Until sgcc emits them, these stand in for `sgcc --header` output: each
  * module has OpenCL C and CUDA C sources that follow the binding contract
- * of SPEC §1.2 (SGC_SPEC_N macros, #error for required constants) and the
+ * of docs/REFERENCE.md "Specialization constants" (SGC_SPEC_N macros, #error for required constants) and the
  * dynamic-local-memory convention of docs/DESIGN.md, with #line directives
  * pointing at an imaginary .sgc file. */
 #ifndef SGRT_TEST_MODULES_H

@@ -1,4 +1,4 @@
-/* test_abi.c — the ABI rules of sgrt.h (docs/RUNTIME.md "ABI"):
+/* test_abi.c — the ABI rules of sgrt.h (docs/RUNTIME.md "ABI and names"):
  * sgrt_device_info is versioned by size (a host built against an older,
  * shorter struct gets exactly its prefix; struct_size says how much was
  * filled), and the sgrt 0.1 getter names still answer as their

@@ -1,6 +1,7 @@
 /* test_interop.c — sgrt mixed with raw OpenCL in one process (libcheck).
  *
- * Both directions of docs/RUNTIME.md "Interop": an application's own
+ * Both directions of docs/RUNTIME.md "Interop with native OpenCL and
+ * CUDA handles": an application's own
  * cl_context, queue and cl_mem buffers adopted by sgrt, an sgcc kernel
  * launched on them through sgrt and read back with raw OpenCL; and sgrt's
  * objects handed out as native handles that raw OpenCL calls use.  Also

@@ -251,7 +251,7 @@ START_TEST(test_struct_layout)
 }
 END_TEST
 
-/* ---- spec constants (SPEC §1.2) ----------------------------------------- */
+/* ---- spec constants (docs/REFERENCE.md "Specialization constants") ------ */
 
 START_TEST(test_spec_ids)
 {
@@ -321,7 +321,7 @@ START_TEST(test_spec_fixed_size_group)
 }
 END_TEST
 
-/* ---- groups (SPEC §1.1) ------------------------------------------------- */
+/* ---- groups (docs/REFERENCE.md "Groups") -------------------------------- */
 
 START_TEST(test_groups_typed)
 {

@@ -70,7 +70,7 @@ static void opencl_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_defin
     const int *wg = fn->reqd_work_group_size;
     if (wg[0] > 0 || fn->reqd_work_group_size_expr[0]) {
         /* A size given by a spec constant is its SGC_SC_ macro, which the
-         * device compiler folds (SPEC §1.2). */
+         * device compiler folds (docs/REFERENCE.md "Specialization constants"). */
         emit_out(ctx, "__attribute__((reqd_work_group_size(");
         for (int d = 0; d < 3; d++) {
             emit_out(ctx, d ? ", " : "");
