@@ -238,6 +238,26 @@ bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
  * .sgc lines.  Returns a malloc'ed string, NULL when out of memory. */
 char *sgrt_map_log(const char *source, const char *log);
 
+/* file.c: reading files sgrt did not write, never blocking on a FIFO nor
+ * reading a device without end. */
+typedef enum SgrtReadResult {
+    SGRT_READ_OK,
+    SGRT_READ_CANNOT_OPEN,   /* errno says why */
+    SGRT_READ_NOT_REGULAR,   /* a FIFO, a device, a directory, a socket */
+    SGRT_READ_TOO_LARGE,     /* more than the caller's limit */
+    SGRT_READ_FAILED,        /* read() failed; errno says why */
+    SGRT_READ_OUT_OF_MEMORY,
+} SgrtReadResult;
+/* The whole of `path` when it is a regular file of at most `limit` bytes:
+ * *data (malloc'ed, *size bytes) on SGRT_READ_OK. */
+SgrtReadResult sgrt_read_regular_file(const char *path, size_t limit, unsigned char **data,
+                                      size_t *size);
+/* sgrt_hash64 over a regular file's contents (64 KiB blocks chained);
+ * false when it is not one or cannot be read. */
+bool sgrt_hash_regular_file(const char *path, uint64_t *hash);
+/* stat() says regular file (what the include search looks for). */
+bool sgrt_is_regular_file(const char *path);
+
 /* cache.c: the on-disk binary cache. */
 typedef struct SgrtCacheKey {
     uint64_t lo, hi;
