@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -394,6 +396,49 @@ START_TEST(fifos_devices_and_huge_files_are_refused)
 }
 END_TEST
 
+/* A file in the test's directory whose modification time is `age` seconds
+ * ago; returns its path in `path`. */
+static void make_aged_file(char *path, size_t cap, const char *name, long age)
+{
+    snprintf(path, cap, "%s/%s", dir, name);
+    write_file(path, "partial");
+    struct timespec times[2] = {{.tv_sec = time(NULL) - age}, {.tv_sec = time(NULL) - age}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/* Issue 35.16: a writer killed between its write and its rename leaves
+ * <entry>.tmp.<pid>.<n>; the next process's first store sweeps those of
+ * writers that are gone (older than a minute) and any older than an hour,
+ * and leaves the rest alone. */
+START_TEST(stale_cache_temporaries_are_swept)
+{
+    pid_t dead = fork();
+    ck_assert_int_ge(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+    const char *entry = "0123456789abcdef0123456789abcdef.bin.tmp";
+    char name[200], gone_old[400], gone_new[400], live_old[400], live_ancient[400], other[400];
+    snprintf(name, sizeof name, "%s.%ld.0", entry, (long)dead);
+    make_aged_file(gone_old, sizeof gone_old, name, 120);
+    snprintf(name, sizeof name, "%s.%ld.1", entry, (long)dead);
+    make_aged_file(gone_new, sizeof gone_new, name, 0);
+    snprintf(name, sizeof name, "%s.%ld.2", entry, (long)getppid());
+    make_aged_file(live_old, sizeof live_old, name, 120);
+    snprintf(name, sizeof name, "%s.%ld.3", entry, (long)getppid());
+    make_aged_file(live_ancient, sizeof live_ancient, name, 2 * 3600);
+    make_aged_file(other, sizeof other, "notes.tmp.1.0", 2 * 3600);
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create_from_source(ctx, scale_src, "scale.sgc", NULL, &p));
+    OK(sgrt_program_free(p));
+    ck_assert_msg(access(gone_old, F_OK) != 0, "%s was kept", gone_old);
+    ck_assert_msg(access(live_ancient, F_OK) != 0, "%s was kept", live_ancient);
+    ck_assert_msg(access(gone_new, F_OK) == 0, "%s was removed", gone_new);
+    ck_assert_msg(access(live_old, F_OK) == 0, "%s was removed", live_old);
+    ck_assert_msg(access(other, F_OK) == 0, "%s was removed", other);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
     Suite *s = suite_create("sgrt-compile");
@@ -405,6 +450,7 @@ static Suite *compile_suite(void)
     tcase_add_test(tc, include_appearing_earlier_in_the_search_is_a_miss);
     tcase_add_test(tc, has_include_turning_true_is_a_miss);
     tcase_add_test(tc, fifos_devices_and_huge_files_are_refused);
+    tcase_add_test(tc, stale_cache_temporaries_are_swept);
     return s;
 }
 
