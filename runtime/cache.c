@@ -8,16 +8,24 @@
  * binary; the header's checksum detects truncated or corrupt files, which
  * are then ignored and rebuilt.  Writes go to a unique temporary file that
  * is renamed into place, so readers never see a partial entry and
- * concurrent writers of the same key are harmless.
+ * concurrent writers of the same key are harmless.  A writer killed between
+ * its write and its rename leaves "<key>.bin.tmp.<pid>.<n>": the first store
+ * of a process into a directory removes such files whose writer is gone
+ * (and older than a minute) or that are older than an hour.  Entries are
+ * read only when they are regular files of at most 1 GiB.
  *
  * Location: $SGRT_CACHE_DIR, else $XDG_CACHE_HOME/sgrt, else ~/.cache/sgrt.
  * SGRT_CACHE=0 disables the cache. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sgrt_internal.h"
@@ -25,6 +33,14 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define SEED_HI 0x9e3779b97f4a7c15ull
 #define HASH_MUL 0xff51afd7ed558ccdull
+
+/* The largest entry read back (docs/RUNTIME.md "Binary cache"): a device
+ * binary is a few MiB at most; a larger file there is not one of ours. */
+#define CACHE_ENTRY_MAX ((size_t)1 << 30)
+
+/* Stale temporaries (sweep_temporaries): a writer that is gone and the file
+ * older than this many seconds, or any temporary older than an hour. */
+enum { TEMP_DEAD_WRITER_AGE = 60, TEMP_MAX_AGE = 3600 };
 
 static const char cache_magic[8] = {'S', 'G', 'R', 'T', 'C', 'A', 'C', '2'};
 
@@ -138,24 +154,14 @@ static uint64_t entry_checksum(const char *log, size_t log_size, const unsigned 
     return mix(hash_bytes(hash_bytes(FNV_OFFSET, log, log_size), bin, bin_size));
 }
 
-/* Reads the whole file; NULL on any error. */
+/* The whole entry file; NULL when it is absent, not a regular file (a FIFO
+ * put there must not block the load), larger than CACHE_ENTRY_MAX or
+ * unreadable: each is a miss. */
 static unsigned char *read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
     unsigned char *data = NULL;
-    long len;
-    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = malloc((size_t)len + 1);
-        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
-            free(data);
-            data = NULL;
-        }
-        *size = (size_t)len;
-    }
-    fclose(f);
-    return data;
+    return sgrt_read_regular_file(path, CACHE_ENTRY_MAX, &data, size) == SGRT_READ_OK ? data
+                                                                                      : NULL;
 }
 
 bool sgrt_cache_load(SgrtCacheKey key, char **log, unsigned char **binary, size_t *binary_size)
@@ -196,6 +202,64 @@ bool sgrt_cache_load(SgrtCacheKey key, char **log, unsigned char **binary, size_
     return ok;
 }
 
+/* A temporary of sgrt_cache_store, "<key>.bin.tmp.<pid>.<n>": *pid gets
+ * the process that wrote it. */
+static bool parse_temporary(const char *name, long *pid)
+{
+    const char *tag = strstr(name, ".bin.tmp.");
+    if (!tag)
+        return false;
+    const char *digits = tag + strlen(".bin.tmp.");
+    char *end;
+    long p = strtol(digits, &end, 10);
+    if (end == digits || *end != '.' || p <= 0)
+        return false;
+    *pid = p;
+    return true;
+}
+
+/* No such process on this host.  A process of another PID namespace
+ * sharing the directory looks gone too: the age bound keeps its file while
+ * it is being written. */
+static bool writer_gone(long pid)
+{
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the temporaries a writer killed between its write and its rename
+ * left behind (they would stay forever: nothing else deletes them). */
+static void sweep_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        long pid;
+        struct stat st;
+        if (!parse_temporary(e->d_name, &pid) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        double age = difftime(now, st.st_mtime);
+        if (age > TEMP_MAX_AGE || (age > TEMP_DEAD_WRITER_AGE && writer_gone(pid)))
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* Once per process and cache directory, before the first store there. */
+static void sweep_once(const char *dir)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char swept[4096];
+    pthread_mutex_lock(&lock);
+    if (strcmp(swept, dir) != 0) {
+        snprintf(swept, sizeof swept, "%s", dir);
+        sweep_temporaries(dir);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 void sgrt_cache_store(SgrtCacheKey key, const char *log, const unsigned char *binary,
                       size_t binary_size)
 {
@@ -204,6 +268,7 @@ void sgrt_cache_store(SgrtCacheKey key, const char *log, const unsigned char *bi
     if (!binary || binary_size == 0 || !sgrt_cache_dir(dir, sizeof dir) || !make_dirs(dir) ||
         !entry_path(key, path, sizeof path))
         return;
+    sweep_once(dir);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
              atomic_fetch_add(&counter, 1));
     CacheHeader h;

@@ -11,7 +11,9 @@
  * Translations are cached on disk beside the binaries: the key covers the
  * sgcc version, the source name and text, the options and the target; the
  * entry lists every file the preprocessor included with a hash of its
- * contents, and a hit whose included files changed is a miss. */
+ * contents and every path its include search found empty, and a hit whose
+ * included files changed, or where one of those paths is now a file, is a
+ * miss. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -99,54 +101,60 @@ static void translation_free(Translation *t)
     *t = (Translation){0};
 }
 
-static uint64_t file_hash(const char *path, bool *ok)
-{
-    FILE *f = fopen(path, "rb");
-    uint64_t h = 0;
-    *ok = f != NULL;
-    if (!f)
-        return 0;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        h = sgrt_hash64(buf, n, h);
-        if (n < sizeof buf) /* end of file or an error: no read after either */
-            break;
-    }
-    *ok = !ferror(f);
-    fclose(f);
-    return h;
-}
+/* The dependency list of an entry, one line per path:
+ *     "HASH PATH"  a file the text #included (the main text is in the key),
+ *                  with sgrt_hash_regular_file of its contents;
+ *     "absent PATH"  a path the include search looked at and found no file
+ *                  at (sgcc_result_get_absent_include): with -Id1 -Id2 and
+ *                  mul.h only in d2, a d1/mul.h made later is what the next
+ *                  translation includes, so its appearing is a change too.
+ * A path holds no newline: the preprocessor's names come from one line. */
+static const char absent_tag[] = "absent           "; /* as wide as "HASH " */
+enum { TAG_WIDTH = 17 };
 
-/* "HASH PATH\n" per included file (the main text is in the key). */
 static char *dependency_list(const sgcc_result *res)
 {
     size_t n = sgcc_result_get_dependency_count(res), cap = 1;
+    size_t absent = sgcc_result_get_absent_include_count(res);
     for (size_t i = 1; i < n; i++)
-        cap += strlen(sgcc_result_get_dependency(res, i)) + 20;
+        cap += strlen(sgcc_result_get_dependency(res, i)) + TAG_WIDTH + 1;
+    for (size_t i = 0; i < absent; i++)
+        cap += strlen(sgcc_result_get_absent_include(res, i)) + TAG_WIDTH + 1;
     char *list = malloc(cap), *o = list;
     if (!list)
         return NULL;
     *o = '\0';
     for (size_t i = 1; i < n; i++) {
         const char *path = sgcc_result_get_dependency(res, i);
-        bool ok;
-        uint64_t h = file_hash(path, &ok);
+        uint64_t h = 0;
+        sgrt_hash_regular_file(path, &h); /* unreadable now: the next load misses */
         o += snprintf(o, cap - (size_t)(o - list), "%016" PRIx64 " %s\n", h, path);
     }
+    for (size_t i = 0; i < absent; i++)
+        o += snprintf(o, cap - (size_t)(o - list), "%s%s\n", absent_tag,
+                      sgcc_result_get_absent_include(res, i));
     return list;
+}
+
+/* One line of the list (NUL-terminated, without its newline) still holds. */
+static bool dependency_holds(const char *line)
+{
+    const char *path = line + TAG_WIDTH;
+    if (strncmp(line, absent_tag, TAG_WIDTH) == 0)
+        return !sgrt_is_regular_file(path);
+    uint64_t got;
+    return sgrt_hash_regular_file(path, &got) && got == strtoull(line, NULL, 16);
 }
 
 static bool dependencies_unchanged(char *list)
 {
     for (char *line = list, *end; *line; line = end + 1) {
-        if (!(end = strchr(line, '\n')) || end - line < 18)
+        if (!(end = strchr(line, '\n')) || end - line <= TAG_WIDTH || line[TAG_WIDTH - 1] != ' ')
             return false;
         *end = '\0';
-        bool ok;
-        uint64_t want = strtoull(line, NULL, 16), got = file_hash(line + 17, &ok);
+        bool holds = dependency_holds(line);
         *end = '\n';
-        if (!ok || got != want)
+        if (!holds)
             return false;
     }
     return true;
@@ -433,7 +441,7 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
         else {
             memcpy(body, text, length);
             body[length] = '\0';
-            const char *parts[] = {"sgrt-translation-1", sgcc_version(), sgrt_backends[backend]->name,
+            const char *parts[] = {"sgrt-translation-2", sgcc_version(), sgrt_backends[backend]->name,
                                    name, body, options ? options : ""};
             SgrtCacheKey key = sgrt_cache_key(parts, sizeof parts / sizeof *parts);
             if (!cached_translation(key, &t))
@@ -467,35 +475,40 @@ sgrt_status sgrt_program_create_from_source(sgrt_context *context, const char *s
                             program);
 }
 
+/* The source file, refused unless a regular file of at most
+ * SGRT_SOURCE_FILE_MAX bytes (a FIFO would block, /dev/zero never ends). */
+static sgrt_status read_source(const char *path, unsigned char **text, size_t *length)
+{
+    switch (sgrt_read_regular_file(path, SGRT_SOURCE_FILE_MAX, text, length)) {
+    case SGRT_READ_OK: return SGRT_SUCCESS;
+    case SGRT_READ_CANNOT_OPEN:
+        return sgrt_fail(SGRT_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
+    case SGRT_READ_NOT_REGULAR:
+        return sgrt_fail(SGRT_ERROR_NOT_REGULAR_FILE,
+                         "'%s' is not a regular file (a FIFO, device, directory or socket)",
+                         path);
+    case SGRT_READ_TOO_LARGE:
+        return sgrt_fail(SGRT_ERROR_FILE_TOO_LARGE,
+                         "'%s' is larger than %zu MiB, the most sgrt reads as a source", path,
+                         SGRT_SOURCE_FILE_MAX >> 20);
+    case SGRT_READ_FAILED:
+        return sgrt_fail(SGRT_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
+    case SGRT_READ_OUT_OF_MEMORY: break;
+    }
+    return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
+}
+
 sgrt_status sgrt_program_create_from_file(sgrt_context *context, const char *path,
                                           const char *options, sgrt_program **program)
 {
     if (!context || !path || !program)
         return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
                          "sgrt_program_create_from_file: NULL argument");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sgrt_fail(SGRT_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
-    size_t cap = 65536, length = 0;
-    char *text = malloc(cap);
-    while (text) {
-        size_t want = cap - length, n = fread(text + length, 1, want, f);
-        length += n;
-        if (n < want) /* end of file or an error: no read after either */
-            break;
-        char *grown = realloc(text, cap *= 2);
-        if (!grown)
-            free(text);
-        text = grown;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!text || failed) {
-        free(text);
-        return failed ? sgrt_fail(SGRT_ERROR_IO, "cannot read '%s'", path)
-                      : sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
-    }
-    sgrt_status status = create_from_text(context, path, text, length, options, program);
+    unsigned char *text = NULL;
+    size_t length = 0;
+    sgrt_status status = read_source(path, &text, &length);
+    if (status == SGRT_SUCCESS)
+        status = create_from_text(context, path, (const char *)text, length, options, program);
     free(text);
     return status;
 }

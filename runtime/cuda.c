@@ -33,6 +33,8 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 enum {
     CUDA_SUCCESS = 0,
     CU_ATTR_MAX_THREADS_PER_BLOCK = 1,
+    CU_ATTR_MAX_BLOCK_DIM_X = 2,     /* then _Y = 3, _Z = 4 */
+    CU_ATTR_MAX_GRID_DIM_X = 5,      /* then _Y = 6, _Z = 7 */
     CU_ATTR_MAX_SHARED_PER_BLOCK = 8,
     CU_ATTR_WARP_SIZE = 10,
     CU_ATTR_CC_MAJOR = 75,
@@ -214,6 +216,12 @@ static void fill_info(sgrt_device *dev, CUdevice d, int index, int driver)
     in->sub_group_size_count = 1;
     in->sub_group_sizes[0] = (uint32_t)attribute(CU_ATTR_WARP_SIZE, d);
     in->max_work_group_size = (size_t)attribute(CU_ATTR_MAX_THREADS_PER_BLOCK, d);
+    for (int i = 0; i < 3; i++) {
+        dev->max_work_item_sizes[i] = (size_t)attribute(CU_ATTR_MAX_BLOCK_DIM_X + i, d);
+        dev->max_groups[i] = (uint64_t)attribute(CU_ATTR_MAX_GRID_DIM_X + i, d);
+    }
+    /* cuLaunchKernel takes unsigned grid and block sizes. */
+    dev->max_global_items = UINT64_MAX;
     int optin = attribute(CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN, d);
     in->local_mem_size = (uint64_t)(optin ? optin : attribute(CU_ATTR_MAX_SHARED_PER_BLOCK, d));
     size_t mem = 0;
@@ -707,8 +715,12 @@ static sgrt_status launch_in_context(sgrt_kernel *kernel, const sgrt_launch_dims
                                      const SgrtSubmit *submit, void **params, size_t shared)
 {
     size_t local[3] = {dims->local[0], dims->local[1], dims->local[2]};
-    if (!local[0])
+    if (!local[0]) {
         pick_local(kernel, dims, local);
+        sgrt_status status = sgrt_check_groups(kernel, dims->global, local);
+        if (status != SGRT_SUCCESS)
+            return status;
+    }
     if (shared > STATIC_SHARED_LIMIT && shared > kernel->max_dynamic_local) {
         CU_CHECK("cuFuncSetAttribute",
                  api.cuFuncSetAttribute(kernel->api_kernel, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED,

@@ -2,6 +2,7 @@
  * the module descriptor (the descriptor, not the device API, is the
  * reference, so errors are the same on every backend), launch-size
  * validation with OpenCL meaning (global = total work-items), and events. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,8 +214,94 @@ sgrt_status sgrt_kernel_set_arg(sgrt_kernel *kernel, uint32_t index, size_t size
     return set_scalar(kernel, index, size, value);
 }
 
+/* a * b into *product unless it overflows size_t. */
+static bool mul_fits(size_t a, size_t b, size_t *product)
+{
+    if (a && b > SIZE_MAX / a)
+        return false;
+    *product = a * b;
+    return true;
+}
+
+/* The work-group `local` (all non-zero) against the device's limits. */
+static sgrt_status check_local_limits(const sgrt_kernel *kernel, const size_t local[3])
+{
+    const sgrt_device *dev = kernel->program->context->device;
+    const char *name = kernel->desc->name;
+    size_t items = 1;
+    for (uint32_t i = 0; i < 3; i++) {
+        size_t max = dev->max_work_item_sizes[i];
+        if (max && local[i] > max)
+            return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                             "launch of '%s': local[%u] = %zu exceeds the device maximum %zu "
+                             "for that dimension",
+                             name, i, local[i], max);
+        if (!mul_fits(items, local[i], &items))
+            items = SIZE_MAX;
+    }
+    size_t max = dev->info.max_work_group_size;
+    if (max && items > max)
+        return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                         "launch of '%s': work-group of %zu work-items exceeds the device "
+                         "maximum %zu",
+                         name, items, max);
+    return SGRT_SUCCESS;
+}
+
+/* The NDRange `global` in all: its product must be a size_t and within
+ * what the device addresses. */
+static sgrt_status check_global_limits(const sgrt_kernel *kernel, const size_t global[3])
+{
+    const sgrt_device *dev = kernel->program->context->device;
+    size_t items = 1;
+    bool fits = mul_fits(global[0], global[1], &items) && mul_fits(items, global[2], &items);
+    uint64_t max = dev->max_global_items ? dev->max_global_items : UINT64_MAX;
+    if (!fits || (uint64_t)items > max)
+        return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                         "launch of '%s': global size %zu x %zu x %zu is more work-items than "
+                         "the device addresses (at most %" PRIu64 ")",
+                         kernel->desc->name, global[0], global[1], global[2], max);
+    return SGRT_SUCCESS;
+}
+
+sgrt_status sgrt_check_groups(const sgrt_kernel *kernel, const size_t global[3],
+                              const size_t local[3])
+{
+    const sgrt_device *dev = kernel->program->context->device;
+    for (uint32_t i = 0; i < 3; i++) {
+        uint64_t groups = global[i] / local[i], max = dev->max_groups[i];
+        if (max && groups > max)
+            return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                             "launch of '%s': %" PRIu64 " work-groups in dimension %u exceed "
+                             "the device maximum %" PRIu64 " (global[%u] = %zu, local[%u] = %zu)",
+                             kernel->desc->name, groups, i, max, i, global[i], i, local[i]);
+    }
+    return SGRT_SUCCESS;
+}
+
+/* One dimension of a local size given (or required): it must be the
+ * required one and divide the global size. */
+static sgrt_status check_local_dim(const sgrt_kernel *kernel, uint32_t i, size_t global,
+                                   size_t local, size_t want)
+{
+    const sgrt_kernel_desc *d = kernel->desc;
+    const uint32_t *reqd = d->reqd_work_group_size;
+    if (want && local != want)
+        return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                         "launch of '%s': local size differs from its "
+                         "reqd_work_group_size(%u,%u,%u)",
+                         d->name, reqd[0], reqd[1], reqd[2]);
+    if (local && global % local != 0)
+        return sgrt_fail(SGRT_ERROR_WORK_SIZE,
+                         "launch of '%s': global[%u] = %zu is not a multiple of local[%u] = "
+                         "%zu",
+                         d->name, i, global, i, local);
+    return SGRT_SUCCESS;
+}
+
 /* Normalises dims: unused dimensions become 1, an all-zero local size
- * becomes the kernel's required one (or stays 0: the backend picks). */
+ * becomes the kernel's required one (or stays 0: the backend picks).
+ * Sizes the kernel or the device cannot take are SGRT_ERROR_WORK_SIZE. */
 static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims *in,
                               sgrt_launch_dims *out)
 {
@@ -227,7 +314,6 @@ static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims 
     for (uint32_t i = 0; i < in->dims; i++)
         any_local |= in->local[i] != 0;
     out->dims = in->dims;
-    size_t total = 1;
     for (uint32_t i = 0; i < 3; i++) {
         size_t want = reqd[0] ? (reqd[i] ? reqd[i] : 1) : 0;
         out->global[i] = i < in->dims ? in->global[i] : 1;
@@ -238,25 +324,16 @@ static sgrt_status check_dims(const sgrt_kernel *kernel, const sgrt_launch_dims 
         if (out->global[i] == 0)
             return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "launch of '%s': global[%u] is 0",
                              d->name, i);
-        if (want && out->local[i] != want)
-            return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                             "launch of '%s': local size differs from its "
-                             "reqd_work_group_size(%u,%u,%u)",
-                             d->name, reqd[0], reqd[1], reqd[2]);
-        if (out->local[i] && out->global[i] % out->local[i] != 0)
-            return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                             "launch of '%s': global[%u] = %zu is not a multiple of local[%u] = "
-                             "%zu",
-                             d->name, i, out->global[i], i, out->local[i]);
-        total *= out->local[i] ? out->local[i] : 1;
+        sgrt_status status = check_local_dim(kernel, i, out->global[i], out->local[i], want);
+        if (status != SGRT_SUCCESS)
+            return status;
     }
-    size_t max = kernel->program->context->device->info.max_work_group_size;
-    if (max && total > max)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "launch of '%s': work-group of %zu work-items exceeds the device "
-                         "maximum %zu",
-                         d->name, total, max);
-    return SGRT_SUCCESS;
+    sgrt_status status = check_global_limits(kernel, out->global);
+    if (status == SGRT_SUCCESS && out->local[0])
+        status = check_local_limits(kernel, out->local);
+    if (status == SGRT_SUCCESS && out->local[0])
+        status = sgrt_check_groups(kernel, out->global, out->local);
+    return status;
 }
 
 sgrt_status sgrt_kernel_get_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,

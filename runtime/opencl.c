@@ -145,6 +145,25 @@ static void fill_capabilities(sgrt_device_info *in, cl_device_id id)
     free(ext);
 }
 
+/* What clEnqueueNDRangeKernel accepts: per-dimension work-group sizes,
+ * and global sizes the device's size_t holds (their product too, so that
+ * get_global_linear_id cannot wrap). */
+static void fill_launch_limits(sgrt_device *dev, cl_device_id id)
+{
+    cl_uint dims = 0, bits = 0;
+    size_t sizes[16] = {0};
+    if (clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL) ==
+            CL_SUCCESS &&
+        dims >= 1 && dims <= 16 &&
+        clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof *sizes, sizes, NULL) ==
+            CL_SUCCESS)
+        for (cl_uint d = 0; d < 3; d++)
+            dev->max_work_item_sizes[d] = d < dims ? sizes[d] : 1;
+    if (clGetDeviceInfo(id, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL) == CL_SUCCESS &&
+        bits >= 16)
+        dev->max_global_items = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+}
+
 static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id, uint32_t index)
 {
     sgrt_device_info *in = &dev->info;
@@ -174,6 +193,7 @@ static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id
     in->nvptx = strstr(in->platform, "NVIDIA") != NULL || strstr(in->vendor, "NVIDIA") != NULL;
     clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof in->max_work_group_size,
                     &in->max_work_group_size, NULL);
+    fill_launch_limits(dev, id);
     cl_ulong mem = 0;
     clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof mem, &mem, NULL);
     in->local_mem_size = mem;

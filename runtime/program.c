@@ -22,6 +22,91 @@
 
 #define OPTIONS_MAX 16384
 
+/* ---- descriptor validation ------------------------------------------ */
+
+#define MODULE_ERROR(m, ...)                                                                  \
+    sgrt_fail(SGRT_ERROR_INVALID_MODULE, "module '%s': %s", (m)->name ? (m)->name : "?",       \
+              describe(__VA_ARGS__))
+
+/* A descriptor's fault as text (one per thread, as sgrt_last_error). */
+static const char *describe(const char *fmt, ...)
+{
+    static _Thread_local char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return text;
+}
+
+static sgrt_status desc_check_params(const sgrt_module_desc *m, const sgrt_kernel_desc *k)
+{
+    if (k->param_count > SGRT_MODULE_MAX_COUNT)
+        return MODULE_ERROR(m, "kernel '%s' has %" PRIu32 " parameters (at most %u)", k->name,
+                            k->param_count, SGRT_MODULE_MAX_COUNT);
+    if (k->param_count && !k->params)
+        return MODULE_ERROR(m, "kernel '%s' has %" PRIu32 " parameters but a NULL params table",
+                            k->name, k->param_count);
+    for (uint32_t i = 0; i < k->param_count; i++) {
+        const sgrt_param_desc *p = &k->params[i];
+        if (!p->name)
+            return MODULE_ERROR(m, "parameter %" PRIu32 " of kernel '%s' has no name", i,
+                                k->name);
+        if ((unsigned)p->kind > SGRT_PARAM_SCALAR || (unsigned)p->type >= SGRT_TYPE_COUNT)
+            return MODULE_ERROR(m, "parameter '%s' of kernel '%s' has kind %d, type %d (out of "
+                                   "range)",
+                                p->name, k->name, (int)p->kind, (int)p->type);
+    }
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status desc_check_kernels(const sgrt_module_desc *m)
+{
+    if (m->kernel_count > SGRT_MODULE_MAX_COUNT)
+        return MODULE_ERROR(m, "%" PRIu32 " kernels (at most %u)", m->kernel_count,
+                            SGRT_MODULE_MAX_COUNT);
+    if (m->kernel_count && !m->kernels)
+        return MODULE_ERROR(m, "%" PRIu32 " kernels but a NULL kernels table", m->kernel_count);
+    for (uint32_t i = 0; i < m->kernel_count; i++) {
+        if (!m->kernels[i].name)
+            return MODULE_ERROR(m, "kernel %" PRIu32 " has no name", i);
+        sgrt_status status = desc_check_params(m, &m->kernels[i]);
+        if (status != SGRT_SUCCESS)
+            return status;
+    }
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status desc_check_specs(const sgrt_module_desc *m)
+{
+    if (m->spec_count > SGRT_MODULE_MAX_COUNT)
+        return MODULE_ERROR(m, "%" PRIu32 " specialization constants (at most %u)",
+                            m->spec_count, SGRT_MODULE_MAX_COUNT);
+    if (m->spec_count && !m->specs)
+        return MODULE_ERROR(m, "%" PRIu32 " specialization constants but a NULL specs table",
+                            m->spec_count);
+    for (uint32_t i = 0; i < m->spec_count; i++) {
+        const sgrt_spec_desc *sc = &m->specs[i];
+        if (!sc->name)
+            return MODULE_ERROR(m, "specialization constant %" PRIu32 " has no name", i);
+        if (sc->type <= SGRT_TYPE_NONE || sc->type >= SGRT_TYPE_COUNT)
+            return MODULE_ERROR(m, "specialization constant '%s' has type %d (out of range)",
+                                sc->name, (int)sc->type);
+    }
+    return SGRT_SUCCESS;
+}
+
+/* Everything later calls read through `module` must be there: a table a
+ * count says has entries, every name (messages print them), types and
+ * kinds within their enums.  A generated header always passes. */
+static sgrt_status desc_check_module(const sgrt_module_desc *m)
+{
+    if (!m->name)
+        return MODULE_ERROR(m, "the module has no name");
+    sgrt_status status = desc_check_specs(m);
+    return status == SGRT_SUCCESS ? desc_check_kernels(m) : status;
+}
+
 sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *module,
                                 sgrt_program **program)
 {
@@ -32,6 +117,9 @@ sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *m
                          "module '%s' has descriptor ABI %u, this sgrt expects %u; regenerate "
                          "the header with a matching sgcc",
                          module->name ? module->name : "?", module->abi, SGRT_MODULE_ABI);
+    sgrt_status valid = desc_check_module(module);
+    if (valid != SGRT_SUCCESS)
+        return valid;
     sgrt_program *prog = calloc(1, sizeof *prog);
     size_t n = module->spec_count ? module->spec_count : 1;
     if (prog) {

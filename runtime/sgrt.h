@@ -56,7 +56,11 @@ extern "C" {
     X(ERROR_KERNEL_UNSUPPORTED, "sgcc left the kernel out of this backend's source") \
     X(ERROR_INVALID_HANDLE, "not a valid native OpenCL or CUDA handle")            \
     X(ERROR_HANDLE_MISMATCH, "native handles do not belong together or to this backend") \
-    X(ERROR_COMPILE, "the SGC source has errors")
+    X(ERROR_COMPILE, "the SGC source has errors")                                  \
+    X(ERROR_NOT_REGULAR_FILE, "not a regular file")                                \
+    X(ERROR_FILE_TOO_LARGE, "file larger than sgrt reads")                         \
+    X(ERROR_WORK_SIZE, "launch sizes out of range for the kernel or the device")   \
+    X(ERROR_INVALID_MODULE, "malformed module descriptor")
 
 typedef enum sgrt_status {
 #define SGRT_X(name, text) SGRT_##name,
@@ -289,7 +293,11 @@ sgrt_status sgrt_event_free(sgrt_event *event);
 /* ------------------------------------------------------------------ */
 /* Programs and spec constants (docs/REFERENCE.md "Specialization constants")   */
 /* ------------------------------------------------------------------ */
-/* The module descriptor must outlive the program. */
+/* The module descriptor must outlive the program.  It is checked first:
+ * SGRT_ERROR_INVALID_MODULE for a NULL name or table that a count says
+ * exists, a NULL kernel, parameter or spec-constant name, a type or kind
+ * out of range, or a count above SGRT_MODULE_MAX_COUNT. */
+#define SGRT_MODULE_MAX_COUNT 65536u
 sgrt_status sgrt_program_create(sgrt_context *context, const sgrt_module_desc *module,
                                 sgrt_program **program);
 sgrt_status sgrt_program_free(sgrt_program *program);
@@ -306,7 +314,10 @@ sgrt_status sgrt_program_free(sgrt_program *program);
 sgrt_status sgrt_program_create_from_source(sgrt_context *context, const char *source,
                                             const char *name, const char *options,
                                             sgrt_program **program);
-/* The same for a file (read by sgrt; IO when it cannot be read). */
+/* The same for a file, read by sgrt: IO when it cannot be opened or read,
+ * NOT_REGULAR_FILE for a FIFO, device, directory or socket (never blocks
+ * nor reads without end), FILE_TOO_LARGE above SGRT_SOURCE_FILE_MAX. */
+#define SGRT_SOURCE_FILE_MAX ((size_t)64 << 20)
 sgrt_status sgrt_program_create_from_file(sgrt_context *context, const char *path,
                                           const char *options, sgrt_program **program);
 /* The program's module descriptor (the header's, or the one compiled at

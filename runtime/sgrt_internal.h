@@ -30,6 +30,13 @@ struct sgrt_device {
     void *platform_handle;   /* cl_platform_id; unused on CUDA */
     void *device_handle;     /* cl_device_id; CUDA: the ordinal as a pointer */
     uint32_t nv_sm;          /* NVIDIA OpenCL: compute capability x 10 (0: unknown) */
+    /* Launch limits (kernel.c check_dims), 0 where unknown: work-items of a
+     * work-group per dimension (CL_DEVICE_MAX_WORK_ITEM_SIZES, CUDA block
+     * dimensions), work-items in all (OpenCL: what the device's size_t
+     * holds, CL_DEVICE_ADDRESS_BITS), work-groups per dimension (CUDA grid). */
+    size_t max_work_item_sizes[3];
+    uint64_t max_global_items;
+    uint64_t max_groups[3];
 };
 
 typedef struct SgrtBuffer SgrtBuffer;
@@ -237,6 +244,32 @@ bool sgrt_buffer_is_live(sgrt_context *context, const sgrt_buffer *buffer);
  * build log through the #line directives of `source`, so that the log names
  * .sgc lines.  Returns a malloc'ed string, NULL when out of memory. */
 char *sgrt_map_log(const char *source, const char *log);
+
+/* kernel.c: SGRT_ERROR_WORK_SIZE unless every global[i] / local[i] (all
+ * non-zero) is within the device's max_groups (the CUDA grid); cuda.c
+ * calls it for the local size it picks itself. */
+sgrt_status sgrt_check_groups(const sgrt_kernel *kernel, const size_t global[3],
+                              const size_t local[3]);
+
+/* file.c: reading files sgrt did not write, never blocking on a FIFO nor
+ * reading a device without end. */
+typedef enum SgrtReadResult {
+    SGRT_READ_OK,
+    SGRT_READ_CANNOT_OPEN,   /* errno says why */
+    SGRT_READ_NOT_REGULAR,   /* a FIFO, a device, a directory, a socket */
+    SGRT_READ_TOO_LARGE,     /* more than the caller's limit */
+    SGRT_READ_FAILED,        /* read() failed; errno says why */
+    SGRT_READ_OUT_OF_MEMORY,
+} SgrtReadResult;
+/* The whole of `path` when it is a regular file of at most `limit` bytes:
+ * *data (malloc'ed, *size bytes) on SGRT_READ_OK. */
+SgrtReadResult sgrt_read_regular_file(const char *path, size_t limit, unsigned char **data,
+                                      size_t *size);
+/* sgrt_hash64 over a regular file's contents (64 KiB blocks chained);
+ * false when it is not one or cannot be read. */
+bool sgrt_hash_regular_file(const char *path, uint64_t *hash);
+/* stat() says regular file (what the include search looks for). */
+bool sgrt_is_regular_file(const char *path);
 
 /* cache.c: the on-disk binary cache. */
 typedef struct SgrtCacheKey {

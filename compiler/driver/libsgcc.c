@@ -219,6 +219,8 @@ struct sgcc_result {
     unsigned error_count, warning_count;
     char **dependencies;
     size_t dependency_count;
+    char **absent_includes;  /* pp_absent_includes */
+    size_t absent_include_count;
     bool stats_valid[TARGET_COUNT];
     EmitStats stats[TARGET_COUNT];
     bool out_of_memory;      /* a copy into the result failed */
@@ -246,6 +248,9 @@ void sgcc_result_destroy(sgcc_result *r)
     for (size_t i = 0; i < r->dependency_count; i++)
         free(r->dependencies[i]);
     free(r->dependencies);
+    for (size_t i = 0; i < r->absent_include_count; i++)
+        free(r->absent_includes[i]);
+    free(r->absent_includes);
     free(r);
 }
 
@@ -383,6 +388,16 @@ const char *sgcc_result_get_dependency(const sgcc_result *r, size_t index)
     return r && index < r->dependency_count ? r->dependencies[index] : NULL;
 }
 
+size_t sgcc_result_get_absent_include_count(const sgcc_result *r)
+{
+    return r ? r->absent_include_count : 0;
+}
+
+const char *sgcc_result_get_absent_include(const sgcc_result *r, size_t index)
+{
+    return r && index < r->absent_include_count ? r->absent_includes[index] : NULL;
+}
+
 const EmitStats *sgcc_result_get_stats(const sgcc_result *r, EmitTargetKind t)
 {
     return r && (unsigned)t < TARGET_COUNT && r->stats_valid[t] ? &r->stats[t] : NULL;
@@ -490,9 +505,11 @@ static void emit_outputs(Compilation *c, const bool need[TARGET_COUNT])
             internal_error(c, "internal error: the header emitter failed without a diagnostic");
     }
     if (opt->module_json && !diag_has_errors(&c->diag)) {
+        int absent_count = 0;
+        const char *const *absent = pp_absent_includes(c->pp, &absent_count);
         c->emitted[SGCC_OUTPUT_MODULE_JSON] =
-            emit_module_json(&c->tu, opt->module_name, SGCC_VERSION, &c->diag,
-                             &c->buffer[SGCC_OUTPUT_MODULE_JSON]);
+            emit_module_json(&c->tu, opt->module_name, SGCC_VERSION, absent, absent_count,
+                             &c->diag, &c->buffer[SGCC_OUTPUT_MODULE_JSON]);
         if (!c->emitted[SGCC_OUTPUT_MODULE_JSON])
             internal_error(c, "internal error: the JSON emitter failed without a diagnostic");
     }
@@ -593,26 +610,38 @@ static void keep_outputs(Compilation *c)
     }
 }
 
-static void keep_dependencies(Compilation *c)
+/* Copies `count` paths into the result's *list (malloc'ed, as the result
+ * frees them); *kept counts the copies made. */
+static void keep_paths(sgcc_result *r, const char *const *paths, int count, char ***list,
+                       size_t *kept)
 {
-    int count = 0;
-    const char **deps = c->pp ? pp_dependencies(c->pp, &count) : NULL;
     if (count == 0)
         return;
-    sgcc_result *r = c->result;
-    r->dependencies = calloc((size_t)count, sizeof *r->dependencies);
-    if (!r->dependencies) {
+    *list = calloc((size_t)count, sizeof **list);
+    if (!*list) {
         r->out_of_memory = true;
         return;
     }
     for (int i = 0; i < count; i++) {
-        r->dependencies[i] = strdup(deps[i]);
-        if (!r->dependencies[i]) {
+        (*list)[i] = strdup(paths[i]);
+        if (!(*list)[i]) {
             r->out_of_memory = true;
             return;
         }
-        r->dependency_count++;
+        ++*kept;
     }
+}
+
+static void keep_dependencies(Compilation *c)
+{
+    if (!c->pp)
+        return;
+    sgcc_result *r = c->result;
+    int count = 0;
+    const char **deps = pp_dependencies(c->pp, &count);
+    keep_paths(r, deps, count, &r->dependencies, &r->dependency_count);
+    const char *const *absent = pp_absent_includes(c->pp, &count);
+    keep_paths(r, absent, count, &r->absent_includes, &r->absent_include_count);
 }
 
 /* Runs the pipeline over file `main_file` of c->sources. */

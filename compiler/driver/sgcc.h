@@ -154,6 +154,14 @@ unsigned sgcc_result_get_warning_count(const sgcc_result *result);
  * make rule needs (sgcc -M). */
 size_t sgcc_result_get_dependency_count(const sgcc_result *result);
 const char *sgcc_result_get_dependency(const sgcc_result *result, size_t index);
+/* The paths the include search (#include and __has_include) looked at and
+ * found no regular file at, each once, in the order looked at (relative
+ * ones to the working directory, as the dependencies): a file created at
+ * one of them would change the translation, so a cache of the result
+ * depends on their staying absent as on the dependencies' contents.
+ * New after 0.1.0: version node SGCC_0.2 of the shared library. */
+size_t sgcc_result_get_absent_include_count(const sgcc_result *result);
+const char *sgcc_result_get_absent_include(const sgcc_result *result, size_t index);
 void sgcc_result_destroy(sgcc_result *result);
 
 /* ---- misc --------------------------------------------------------------- */

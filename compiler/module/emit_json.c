@@ -445,7 +445,8 @@ static void json_kernels(EmitBuffer *out, const TranslationUnit *tu, int depth, 
 }
 
 bool emit_module_json(const TranslationUnit *tu, const char *module_name,
-                      const char *sgcc_version, Diag *diag, EmitBuffer *out)
+                      const char *sgcc_version, const char *const *absent_includes,
+                      int absent_count, Diag *diag, EmitBuffer *out)
 {
     if (!emit_header_check(tu, "--emit-json", diag))
         return false;
@@ -465,6 +466,8 @@ bool emit_module_json(const TranslationUnit *tu, const char *module_name,
     json_string(out, module);
     json_key(out, 1, false, "source_file");
     json_string(out, file);
+    json_key(out, 1, false, "absent_includes");
+    json_string_array(out, absent_includes, absent_count);
     json_key(out, 1, false, "spec_constants");
     json_spec_consts(out, tu, 1);
     json_key(out, 1, false, "kernels");

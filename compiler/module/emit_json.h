@@ -19,11 +19,13 @@ enum { EMIT_JSON_FORMAT_VERSION = 1 };
 
 /* Writes the description of `tu` (after sema) into `out`.  `module_name`
  * is as for emit_header (NULL: from tu->main_file); `sgcc_version` goes into
- * "sgcc_version" (NULL: null).  Deterministic: the output depends only on
- * the tree and these arguments.  Returns false after reporting to `diag`
+ * "sgcc_version" (NULL: null); the `absent_count` paths of `absent_includes`
+ * (pp_absent_includes) into "absent_includes".  Deterministic: the output
+ * depends only on the tree and these arguments.  Returns false after reporting to `diag`
  * when something cannot be described (the header refuses the same
  * inputs: a non-scalar spec constant, a parameter no host can pass). */
 bool emit_module_json(const TranslationUnit *tu, const char *module_name,
-                      const char *sgcc_version, Diag *diag, EmitBuffer *out);
+                      const char *sgcc_version, const char *const *absent_includes,
+                      int absent_count, Diag *diag, EmitBuffer *out);
 
 #endif

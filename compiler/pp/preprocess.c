@@ -26,6 +26,7 @@
  *  - No global state; malloc'd tables are freed by pp_free(), tokens,
  *    macros and hidesets live in the arena. */
 #include "pp/preprocess.h"
+#include "pp/path_set.h"
 #include "base/hash.h"
 #include "base/mem.h"
 
@@ -148,6 +149,7 @@ struct Preprocessor {
     int entry_count, entry_capacity;
     const char **deps;
     int dep_count, dep_capacity;
+    PathSet absent;        /* include-search probes that found no file */
     PPOptions options;     /* -I directories (the -D/-U ones are read at start) */
     unsigned counter;      /* __COUNTER__ */
     size_t copied_tokens;  /* made by macro expansion so far (MAX_EXPANDED_TOKENS) */
@@ -421,6 +423,17 @@ static bool is_regular_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* One look of the include search: a path that is not a file is recorded,
+ * since a file appearing there later would change what the search finds
+ * (pp_absent_includes: what a translation cache must also check). */
+static bool probe(Preprocessor *pp, const char *path)
+{
+    if (is_regular_file(path))
+        return true;
+    path_set_add(&pp->absent, path);
+    return false;
+}
+
 static char *join_path(const char *dir, size_t dir_len, const char *name)
 {
     size_t name_len = strlen(name);
@@ -437,18 +450,18 @@ static char *search_include(Preprocessor *pp, const char *name, bool quoted, uin
                             const PPOptions *opt)
 {
     if (name[0] == '/')
-        return is_regular_file(name) ? strdup(name) : NULL;
+        return probe(pp, name) ? strdup(name) : NULL;
     if (quoted) {
         const SourceFile *f = srcmgr_file(pp->sources, includer);
         const char *slash = f ? strrchr(f->name, '/') : NULL;
         char *path = slash ? join_path(f->name, (size_t)(slash - f->name), name) : strdup(name);
-        if (is_regular_file(path))
+        if (probe(pp, path))
             return path;
         free(path);
     }
     for (int i = 0; opt && i < opt->include_dir_count; i++) {
         char *path = join_path(opt->include_dirs[i], strlen(opt->include_dirs[i]), name);
-        if (is_regular_file(path))
+        if (probe(pp, path))
             return path;
         free(path);
     }
@@ -2052,6 +2065,12 @@ const char **pp_dependencies(Preprocessor *pp, int *count)
     return pp->deps;
 }
 
+const char *const *pp_absent_includes(Preprocessor *pp, int *count)
+{
+    *count = pp->absent.count;
+    return (const char *const *)pp->absent.paths;
+}
+
 static const char builtin_text[] =
     "#define __SGC__ 1\n"
     "#define __SGC_VERSION__ \"0.1.0\"\n"
@@ -2131,5 +2150,6 @@ void pp_free(Preprocessor *pp)
     free(pp->frames);
     free(pp->conds);
     free(pp->deps);
+    path_set_free(&pp->absent);
     free(pp);
 }

@@ -37,6 +37,12 @@ Token *pp_next(Preprocessor *pp);
  * dependency list for -M/-MD. */
 const char **pp_dependencies(Preprocessor *pp, int *count);
 
+/* The paths the include search (#include and __has_include) looked at and
+ * found no regular file at, each once, in the order looked at: a file
+ * created at one of them later would change the translation, so a cache
+ * of it depends on their absence as on the files above. */
+const char *const *pp_absent_includes(Preprocessor *pp, int *count);
+
 /* `sgcc -E` (pp_print.c): every remaining token of `pp` as text with GCC
  * linemarkers (# LINE "FILE" FLAG), starting with main_file's. */
 struct EmitBuffer;

@@ -5,11 +5,16 @@ directories, target, module name, the input's name and, for path=, the
 working directory), the sgcc version and the SHA-256 of the sgcc binary
 itself, like sgrt's build cache (runtime/cache.c) keys source, options,
 device and driver.  An entry also records every file the translation read
-through #include with its SHA-256 (from sgcc's depfile), and is used only
-while they are unchanged.  Directory: $SGCC_CACHE_DIR, else
-$XDG_CACHE_HOME/sgcc, else ~/.cache/sgcc; SGCC_CACHE_DIR=off disables it.
-Entries are written to a temporary file and renamed, so concurrent writers
-and readers only ever see whole entries."""
+through #include with its SHA-256 (from sgcc's depfile) and every path the
+include search looked at and found no file at (the module description's
+"absent_includes"), and is used only while the files are unchanged and
+those paths still hold no file: with -Id1 -Id2 and mul.h only in d2, a
+d1/mul.h made later is what a new translation would include.  Directory:
+$SGCC_CACHE_DIR, else $XDG_CACHE_HOME/sgcc, else ~/.cache/sgcc;
+SGCC_CACHE_DIR=off disables it.  Entries are written to a temporary file
+and renamed, so concurrent writers and readers only ever see whole entries;
+a temporary left by a killed writer is removed by the first store of a
+later process once it is an hour old."""
 from __future__ import annotations
 
 import hashlib
@@ -17,10 +22,13 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
-FORMAT = "sgcc-py-cache-1"
+FORMAT = "sgcc-py-cache-2"
+STALE_TEMPORARY_SECONDS = 3600
 _exe_info = {}
+_swept = set()
 
 
 def directory() -> Path:
@@ -67,8 +75,9 @@ def _entry_path(k: str) -> Path:
 
 
 def load(k: str):
-    """The entry stored under `k`, or None (absent, unreadable, or an
-    #include'd file changed since)."""
+    """The entry stored under `k`, or None (absent, unreadable, an
+    #include'd file changed since, or a file now where the include search
+    found none)."""
     try:
         entry = json.loads(_entry_path(k).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -81,15 +90,36 @@ def load(k: str):
                 return None
         except OSError:
             return None
+    if any(os.path.isfile(p) for p in entry.get("absent", [])):
+        return None
     return entry
 
 
-def store(k: str, entry: dict, deps) -> None:
+def _sweep_stale_temporaries(root: Path) -> None:
+    """Removes temporaries (.tmp-*.json) a writer killed before its rename
+    left, once they are an hour old; once per process and directory."""
+    if root in _swept:
+        return
+    _swept.add(root)
+    limit = time.time() - STALE_TEMPORARY_SECONDS
+    for p in root.glob("??/.tmp-*.json"):
+        try:
+            if p.stat().st_mtime < limit:
+                p.unlink()
+        except OSError:
+            pass
+
+
+def store(k: str, entry: dict, deps, absent=()) -> None:
     """Writes the entry (temporary file + rename); a cache that cannot be
-    written is skipped silently: it only costs the next run a translation."""
+    written is skipped silently: it only costs the next run a translation.
+    `deps`: the files read (their contents are checked on load); `absent`:
+    the paths the include search found no file at (checked still absent)."""
     data = dict(entry, format=FORMAT)
     try:
         data["deps"] = [[p, _sha256_file(p)] for p in deps]
+        data["absent"] = list(absent)
+        _sweep_stale_temporaries(directory())
         path = _entry_path(k)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")

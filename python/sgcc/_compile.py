@@ -87,6 +87,18 @@ def _include_args(include_dirs):
     return [f"-I{os.path.abspath(os.fspath(d))}" for d in include_dirs]
 
 
+def _absolute_inputs(names, cwd: str, skip_dir: str):
+    """`names` (relative to sgcc's working directory `cwd`) as absolute
+    paths, each once, without those in `skip_dir` (the private copy of a
+    source= text)."""
+    out = []
+    for n in names:
+        p = os.path.normpath(os.path.join(cwd, n))
+        if not p.startswith(skip_dir + os.sep) and p not in out:
+            out.append(p)
+    return out
+
+
 def _read_depfile(path: Path, cwd: str, skip_dir: str):
     """Absolute paths of the inputs a make-style depfile names, without the
     files in `skip_dir` (the private copy of a source= text)."""
@@ -115,12 +127,7 @@ def _read_depfile(path: Path, cwd: str, skip_dir: str):
         i += 1
     if cur:
         names.append(cur)
-    out = []
-    for n in names:
-        p = os.path.normpath(os.path.join(cwd, n))
-        if not p.startswith(skip_dir + os.sep) and p not in out:
-            out.append(p)
-    return out
+    return _absolute_inputs(names, cwd, skip_dir)
 
 
 def _kill(proc):
@@ -185,7 +192,9 @@ def _raise_for(proc, cmd, cwd, timeout):
 
 
 def _translate(exe, source, path, name, args, target, timeout):
-    """Runs sgcc; returns (description, opencl, cuda, diagnostics, deps)."""
+    """Runs sgcc; returns (description, opencl, cuda, diagnostics, deps,
+    absent): deps the files read, absent the paths the include search found
+    no file at (both absolute)."""
     with tempfile.TemporaryDirectory(prefix="sgcc-py-") as tmp:
         tmp = os.path.realpath(tmp)
         if source is not None:
@@ -211,7 +220,8 @@ def _translate(exe, source, path, name, args, target, timeout):
         opencl = output(".cl", target in ("all", "opencl"))
         cuda = output(".cu", target in ("all", "cuda"))
         deps = _read_depfile(Path(out + ".d"), cwd, tmp)
-        return description, opencl, cuda, diags, deps
+        absent = _absolute_inputs(description.get("absent_includes", []), cwd, tmp)
+        return description, opencl, cuda, diags, deps, absent
 
 
 # Options compile() sets itself; passing them through `options` would break
@@ -270,12 +280,12 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
         hit = _cache.load(key)
         if hit is not None:
             return _module_from(hit)
-    description, opencl, cuda, diags, deps = _translate(exe, source, path, name, args, target,
-                                                        timeout)
+    description, opencl, cuda, diags, deps, absent = _translate(exe, source, path, name, args,
+                                                                target, timeout)
     entry = {"description": description, "opencl": opencl, "cuda": cuda,
              "diagnostics": diags}
     if key is not None:
-        _cache.store(key, entry, deps)
+        _cache.store(key, entry, deps, absent)
     return _module_from(entry)
 
 

@@ -161,6 +161,78 @@ def test_cache_sees_include_changes(tmp_path, monkeypatch):
     assert runs(log) == 2
 
 
+FIVE = ('#include "mul.h"\n'
+        "kernel void five(global int *out)\n"
+        "{ int i = (int)get_global_id(0); out[i] = mul(i); }\n")
+
+
+@pytest.mark.parametrize("how", ["path", "source"])
+def test_cache_sees_a_header_appear_earlier_in_the_search(tmp_path, monkeypatch, how):
+    """Issue 35.8: -Id1 -Id2 with mul.h only in d2, then a d1/mul.h added:
+    the search now finds d1's, so the cached translation (whose only
+    dependency, d2/mul.h, is unchanged) must not be used."""
+    wrapper, log = counting_exe(tmp_path)
+    monkeypatch.setenv("SGCC_EXE", str(wrapper))
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    d1, d2 = tmp_path / "d1", tmp_path / "d2"
+    d1.mkdir()
+    d2.mkdir()
+    (d2 / "mul.h").write_text("int mul(int x) { return 4 * x + 2; }\n")
+    src = tmp_path / "five.sgc"
+    src.write_text(FIVE)
+    if how == "path":
+        def compile_():
+            return sgcc.compile(path=src, include_dirs=[d1, d2])
+    else:
+        def compile_():
+            return sgcc.compile(source=FIVE, include_dirs=[d1, d2])
+    assert "4 * x + 2" in compile_().opencl_source
+    m = compile_()
+    assert runs(log) == 1
+    assert str(d1 / "mul.h") in m.description["absent_includes"]
+    (d1 / "mul.h").write_text("int mul(int x) { return 6 * x + 2; }\n")
+    m = compile_()
+    assert runs(log) == 2
+    assert "6 * x + 2" in m.opencl_source and "4 * x + 2" not in m.opencl_source
+    assert "6 * x + 2" in compile_().opencl_source   # cached again
+    assert runs(log) == 2
+
+
+def test_cache_sees_has_include_turn_true(tmp_path, monkeypatch):
+    wrapper, log = counting_exe(tmp_path)
+    monkeypatch.setenv("SGCC_EXE", str(wrapper))
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "k.sgc"
+    src.write_text('#if __has_include("tuning.h")\n#include "tuning.h"\n#else\n'
+                   "#define BIAS 1\n#endif\n"
+                   "kernel void k(global int *o) { o[0] = BIAS; }\n")
+    assert "o[0] = 1;" in sgcc.compile(path=src).opencl_source
+    assert "o[0] = 1;" in sgcc.compile(path=src).opencl_source
+    assert runs(log) == 1
+    (tmp_path / "tuning.h").write_text("#define BIAS 40\n")
+    assert "o[0] = 40;" in sgcc.compile(path=src).opencl_source
+    assert runs(log) == 2
+
+
+def test_stale_temporaries_are_swept(tmp_path, monkeypatch):
+    """A writer killed between its write and its rename leaves a
+    .tmp-*.json; a later process removes it once it is an hour old."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(cache))
+    (cache / "ab").mkdir(parents=True)
+    old, fresh = cache / "ab" / ".tmp-old.json", cache / "ab" / ".tmp-fresh.json"
+    old.write_text("{")
+    fresh.write_text("{")
+    two_hours_ago = old.stat().st_mtime - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    code = "import sgcc, sys; sgcc.compile(source=sys.stdin.read())"
+    subprocess.run([sys.executable, "-c", code], input=GOOD, text=True, check=True,
+                   env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert not old.exists()
+    assert fresh.exists()      # perhaps a writer at work: kept
+    assert len(list(cache.rglob("*.json"))) == 2   # the new entry and the fresh one
+
+
 def test_cache_concurrent_writers(tmp_path, monkeypatch):
     monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
     results, errors = [], []

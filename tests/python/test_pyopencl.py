@@ -201,6 +201,33 @@ def test_required_work_group_size(intel_env):
         k(queue, (32,), (16,), buf)
 
 
+def test_header_added_earlier_in_the_search_runs(intel_env, tmp_path, monkeypatch):
+    """Issue 35.8 as a user sees it: out[5] is 22 with d2/mul.h, and 32 (not
+    the cached 22) once d1/mul.h exists, with -Id1 -Id2."""
+    ctx, queue, device = intel_env
+    monkeypatch.setenv("SGCC_CACHE_DIR", str(tmp_path / "cache"))
+    d1, d2 = tmp_path / "d1", tmp_path / "d2"
+    d1.mkdir()
+    d2.mkdir()
+    (d2 / "mul.h").write_text("int mul(int x) { return 4 * x + 2; }\n")
+    src = tmp_path / "five.sgc"
+    src.write_text('#include "mul.h"\n'
+                   "kernel void five(global int *out)\n"
+                   "{ int i = (int)get_global_id(0); out[i] = mul(i); }\n")
+
+    def out5():
+        m = sgcc.compile(path=src, include_dirs=[d1, d2])
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+        sgcl.Kernel(sgcl.build(ctx, m), "five")(queue, (8,), (8,), buf)
+        out = np.empty(8, np.int32)
+        cl.enqueue_copy(queue, out, buf)
+        return int(out[5])
+    assert out5() == 4 * 5 + 2
+    assert out5() == 4 * 5 + 2
+    (d1 / "mul.h").write_text("int mul(int x) { return 6 * x + 2; }\n")
+    assert out5() == 6 * 5 + 2
+
+
 def test_build_options_passthrough(intel_env):
     ctx, queue, device = intel_env
     # A user option comes last: here it binds the constant by hand.

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -266,6 +269,176 @@ START_TEST(file_include_options_and_caches)
 }
 END_TEST
 
+/* Runs kernel "five" of the program made from `path` (a launch of 8
+ * work-items writing out[i] = value(i)) and returns out[5]. */
+static int run_five(const char *path, const char *options)
+{
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create_from_file(ctx, path, options, &p));
+    OK(sgrt_program_build(p, NULL));
+    sgrt_buffer *b = buffer_from(NULL, 8 * sizeof(int));
+    sgrt_kernel *k = NULL;
+    OK(sgrt_kernel_get(p, "five", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, b));
+    sgrt_launch_dims dims = {.dims = 1, .global = {8}, .local = {8}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    int out[8];
+    OK(sgrt_buffer_read(b, 0, sizeof out, out));
+    OK(sgrt_buffer_free(b));
+    OK(sgrt_program_free(p));
+    return out[5];
+}
+
+static void make_dir(const char *name, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", dir, name);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+}
+
+/* Issue 35.8: with -Id1 -Id2 and mul.h only in d2, the translation uses
+ * d2's; a d1/mul.h added later is what the include search finds first, so
+ * the cached translation (whose dependency, d2/mul.h, is unchanged) must
+ * miss.  mul(x) is 4x + 2 in d2 and 6x + 2 in d1: out[5] is 22, then 32. */
+START_TEST(include_appearing_earlier_in_the_search_is_a_miss)
+{
+    char d1[300], d2[300], path[300], header[320], options[700];
+    make_dir("d1", d1, sizeof d1);
+    make_dir("d2", d2, sizeof d2);
+    snprintf(path, sizeof path, "%s/five.sgc", dir);
+    write_file(path, "#include \"mul.h\"\n"
+                     "kernel void five(global int *out)\n"
+                     "{\n"
+                     "    int i = (int)get_global_id(0);\n"
+                     "    out[i] = mul(i);\n"
+                     "}\n");
+    snprintf(header, sizeof header, "%s/mul.h", d2);
+    write_file(header, "int mul(int x) { return 4 * x + 2; }\n");
+    snprintf(options, sizeof options, "-I%s -I%s", d1, d2);
+    ck_assert_int_eq(run_five(path, options), 4 * 5 + 2);
+    ck_assert_int_eq(run_five(path, options), 4 * 5 + 2);   /* from the cache */
+    snprintf(header, sizeof header, "%s/mul.h", d1);
+    write_file(header, "int mul(int x) { return 6 * x + 2; }\n");
+    ck_assert_int_eq(run_five(path, options), 6 * 5 + 2);
+    /* The includer's own directory comes before -I for "mul.h". */
+    snprintf(header, sizeof header, "%s/mul.h", dir);
+    write_file(header, "int mul(int x) { return 7 * x; }\n");
+    ck_assert_int_eq(run_five(path, options), 7 * 5);
+}
+END_TEST
+
+/* __has_include's answer is a dependency too: "no" until the file exists. */
+START_TEST(has_include_turning_true_is_a_miss)
+{
+    char path[300], header[300];
+    snprintf(path, sizeof path, "%s/five.sgc", dir);
+    write_file(path, "#if __has_include(\"tuning.h\")\n"
+                     "#include \"tuning.h\"\n"
+                     "#else\n"
+                     "#define BIAS 1\n"
+                     "#endif\n"
+                     "kernel void five(global int *out)\n"
+                     "{\n"
+                     "    out[get_global_id(0)] = (int)get_global_id(0) + BIAS;\n"
+                     "}\n");
+    ck_assert_int_eq(run_five(path, NULL), 5 + 1);
+    ck_assert_int_eq(run_five(path, NULL), 5 + 1);
+    snprintf(header, sizeof header, "%s/tuning.h", dir);
+    write_file(header, "#define BIAS 40\n");
+    ck_assert_int_eq(run_five(path, NULL), 5 + 40);
+}
+END_TEST
+
+/* Issue 35.13: a FIFO where a cache entry or an included file was, and
+ * sources that are no regular file or too large, fail at once (the alarm
+ * turns a blocking open or an endless read into a failed test). */
+START_TEST(fifos_devices_and_huge_files_are_refused)
+{
+    alarm(60);
+    char path[300], header[300], fifo[300];
+    snprintf(path, sizeof path, "%s/five.sgc", dir);
+    snprintf(header, sizeof header, "%s/base.h", dir);
+    write_file(header, "#define BASE 3\n");
+    write_file(path, "#include \"base.h\"\n"
+                     "kernel void five(global int *out)\n"
+                     "{\n"
+                     "    out[get_global_id(0)] = (int)get_global_id(0) * BASE;\n"
+                     "}\n");
+    ck_assert_int_eq(run_five(path, NULL), 15);
+    /* Every entry (translation and binary) becomes a FIFO: misses, rebuilt. */
+    char cmd[700];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && for f in *.bin; do rm \"$f\" && mkfifo \"$f\" || exit 1; done", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(run_five(path, NULL), 15);
+    /* The included file becomes a FIFO: the cached translation misses and
+     * the include search finds no file there. */
+    ck_assert_int_eq(unlink(header), 0);
+    ck_assert_int_eq(mkfifo(header, 0644), 0);
+    sgrt_program *p = NULL;
+    EXPECT(SGRT_ERROR_COMPILE, sgrt_program_create_from_file(ctx, path, NULL, &p));
+    ck_assert_msg(strstr(sgrt_last_error(), "'base.h' file not found"), "%s", sgrt_last_error());
+    snprintf(fifo, sizeof fifo, "%s/source.fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+    EXPECT(SGRT_ERROR_NOT_REGULAR_FILE, sgrt_program_create_from_file(ctx, fifo, NULL, &p));
+    ck_assert_msg(strstr(sgrt_last_error(), "is not a regular file"), "%s", sgrt_last_error());
+    EXPECT(SGRT_ERROR_NOT_REGULAR_FILE,
+           sgrt_program_create_from_file(ctx, "/dev/zero", NULL, &p));
+    EXPECT(SGRT_ERROR_NOT_REGULAR_FILE, sgrt_program_create_from_file(ctx, dir, NULL, &p));
+    /* One byte over the bound (a sparse file: no disk space). */
+    snprintf(path, sizeof path, "%s/huge.sgc", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(ftruncate(fileno(f), (off_t)SGRT_SOURCE_FILE_MAX + 1), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    EXPECT(SGRT_ERROR_FILE_TOO_LARGE, sgrt_program_create_from_file(ctx, path, NULL, &p));
+    ck_assert_msg(strstr(sgrt_last_error(), "larger than 64 MiB"), "%s", sgrt_last_error());
+    alarm(0);
+}
+END_TEST
+
+/* A file in the test's directory whose modification time is `age` seconds
+ * ago; returns its path in `path`. */
+static void make_aged_file(char *path, size_t cap, const char *name, long age)
+{
+    snprintf(path, cap, "%s/%s", dir, name);
+    write_file(path, "partial");
+    struct timespec times[2] = {{.tv_sec = time(NULL) - age}, {.tv_sec = time(NULL) - age}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/* Issue 35.16: a writer killed between its write and its rename leaves
+ * <entry>.tmp.<pid>.<n>; the next process's first store sweeps those of
+ * writers that are gone (older than a minute) and any older than an hour,
+ * and leaves the rest alone. */
+START_TEST(stale_cache_temporaries_are_swept)
+{
+    pid_t dead = fork();
+    ck_assert_int_ge(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+    const char *entry = "0123456789abcdef0123456789abcdef.bin.tmp";
+    char name[200], gone_old[400], gone_new[400], live_old[400], live_ancient[400], other[400];
+    snprintf(name, sizeof name, "%s.%ld.0", entry, (long)dead);
+    make_aged_file(gone_old, sizeof gone_old, name, 120);
+    snprintf(name, sizeof name, "%s.%ld.1", entry, (long)dead);
+    make_aged_file(gone_new, sizeof gone_new, name, 0);
+    snprintf(name, sizeof name, "%s.%ld.2", entry, (long)getppid());
+    make_aged_file(live_old, sizeof live_old, name, 120);
+    snprintf(name, sizeof name, "%s.%ld.3", entry, (long)getppid());
+    make_aged_file(live_ancient, sizeof live_ancient, name, 2 * 3600);
+    make_aged_file(other, sizeof other, "notes.tmp.1.0", 2 * 3600);
+    sgrt_program *p = NULL;
+    OK(sgrt_program_create_from_source(ctx, scale_src, "scale.sgc", NULL, &p));
+    OK(sgrt_program_free(p));
+    ck_assert_msg(access(gone_old, F_OK) != 0, "%s was kept", gone_old);
+    ck_assert_msg(access(live_ancient, F_OK) != 0, "%s was kept", live_ancient);
+    ck_assert_msg(access(gone_new, F_OK) == 0, "%s was removed", gone_new);
+    ck_assert_msg(access(live_old, F_OK) == 0, "%s was removed", live_old);
+    ck_assert_msg(access(other, F_OK) == 0, "%s was removed", other);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
     Suite *s = suite_create("sgrt-compile");
@@ -274,6 +447,10 @@ static Suite *compile_suite(void)
     tcase_add_test(tc, spec_constant_sizes_local_array);
     tcase_add_test(tc, compile_errors_have_caret_text);
     tcase_add_test(tc, file_include_options_and_caches);
+    tcase_add_test(tc, include_appearing_earlier_in_the_search_is_a_miss);
+    tcase_add_test(tc, has_include_turning_true_is_a_miss);
+    tcase_add_test(tc, fifos_devices_and_huge_files_are_refused);
+    tcase_add_test(tc, stale_cache_temporaries_are_swept);
     return s;
 }
 

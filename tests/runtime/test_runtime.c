@@ -361,11 +361,58 @@ START_TEST(argument_checks)
     ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "'c'"));
     OK(sgrt_kernel_set_arg_buffer(k, 2, b));
     dims.global[0] = 6;   /* not a multiple of local */
-    EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_launch(k, &dims, NULL));
+    EXPECT(SGRT_ERROR_WORK_SIZE, sgrt_kernel_launch(k, &dims, NULL));
     dims.dims = 4;
     EXPECT(SGRT_ERROR_INVALID_ARGUMENT, sgrt_kernel_launch(k, &dims, NULL));
     dims = (sgrt_launch_dims){.dims = 1, .global = {16}};   /* runtime picks local */
     OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_finish(ctx));
+    OK(sgrt_buffer_free(b));
+    OK(sgrt_program_free(p));
+}
+END_TEST
+
+/* Issue 35.14: sizes no device runs are refused before the backend sees
+ * them (a {SIZE_MAX, SIZE_MAX, 2} launch used to return success). */
+START_TEST(launch_sizes_out_of_range)
+{
+    sgrt_program *p = build(&vadd_module);
+    sgrt_kernel *k = NULL;
+    sgrt_buffer *b = buffer_from(NULL, 64);
+    int n = 0;
+    OK(sgrt_kernel_get(p, "vadd", &k));
+    for (uint32_t i = 0; i < 3; i++)
+        OK(sgrt_kernel_set_arg_buffer(k, i, b));
+    OK(sgrt_kernel_set_arg_scalar(k, 3, SGRT_TYPE_INT, &n));
+    sgrt_device *dev = NULL;
+    sgrt_device_info info;
+    OK(sgrt_context_get_device(ctx, &dev));
+    OK(sgrt_device_get_info(dev, &info));
+    const size_t big = (size_t)1 << 32;
+    const sgrt_launch_dims refused[] = {
+        {.dims = 3, .global = {SIZE_MAX, SIZE_MAX, 2}},            /* the product wraps */
+        {.dims = 3, .global = {SIZE_MAX, SIZE_MAX, 2}, .local = {1, 1, 1}},
+        {.dims = 2, .global = {big, big}},                          /* 2^64: wraps to 0 */
+        {.dims = 1, .global = {SIZE_MAX / 2 + 1}, .local = {3}},    /* not a multiple */
+        /* a work-group one larger than the device's maximum */
+        {.dims = 1, .global = {2 * (info.max_work_group_size + 1)},
+         .local = {info.max_work_group_size + 1}},
+        /* per dimension: no device here takes 2^20 work-items in z */
+        {.dims = 3, .global = {1, 1, (size_t)1 << 20}, .local = {1, 1, (size_t)1 << 20}},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        EXPECT(SGRT_ERROR_WORK_SIZE, sgrt_kernel_launch(k, &refused[i], NULL));
+        ck_assert_ptr_nonnull(strstr(sgrt_last_error(), "launch of 'vadd'"));
+    }
+    EXPECT(SGRT_ERROR_WORK_SIZE, sgrt_kernel_launch(k, &refused[0], NULL));
+    ck_assert_msg(strstr(sgrt_last_error(), "more work-items than the device addresses"), "%s",
+                  sgrt_last_error());
+    uint32_t size = 0;
+    EXPECT(SGRT_ERROR_WORK_SIZE, sgrt_kernel_get_sub_group_size(k, &refused[1], &size));
+    /* The limits themselves are fine. */
+    sgrt_launch_dims fine = {.dims = 1, .global = {info.max_work_group_size},
+                             .local = {info.max_work_group_size}};
+    OK(sgrt_kernel_launch(k, &fine, NULL));
     OK(sgrt_finish(ctx));
     OK(sgrt_buffer_free(b));
     OK(sgrt_program_free(p));
@@ -748,6 +795,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(tc, spec_values_round_trip);
     tcase_add_test(tc, kernel_not_found_and_not_built);
     tcase_add_test(tc, argument_checks);
+    tcase_add_test(tc, launch_sizes_out_of_range);
     tcase_add_test(tc, build_failure_has_sgc_log);
     tcase_add_test(tc, unsupported_sub_groups);
     tcase_add_test(tc, kernel_sub_group_size);

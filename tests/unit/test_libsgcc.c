@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sgcc.h"
@@ -157,6 +158,50 @@ START_TEST(warnings_and_their_flags)
                      SGCC_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(sgcc_options_add_warning_flag(opt, "cpp"), SGCC_ERROR_INVALID_ARGUMENT);
     sgcc_options_destroy(opt);
+}
+END_TEST
+
+/* The include search's empty probes, in order, each once: "m.h" next to
+ * the includer (t.sgc: the working directory), then -I d1 before d2 where
+ * it is found; __has_include's misses too; a second include of m.h adds
+ * nothing. */
+START_TEST(absent_includes_are_reported)
+{
+    char root[] = "/tmp/test_libsgcc_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char d1[300], d2[300], header[320], opt_h[320];
+    snprintf(d1, sizeof d1, "%s/d1", root);
+    snprintf(d2, sizeof d2, "%s/d2", root);
+    ck_assert_int_eq(mkdir(d1, 0755), 0);
+    ck_assert_int_eq(mkdir(d2, 0755), 0);
+    snprintf(header, sizeof header, "%s/m.h", d2);
+    FILE *f = fopen(header, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#define M 3\n", f);
+    fclose(f);
+    const char *src = "#include \"m.h\"\n#include \"m.h\"\n"
+                      "#if __has_include(<opt.h>)\n#endif\n"
+                      "kernel void k(global int *p) { p[0] = M; }\n";
+    sgcc_options *opt = sgcc_options_create();
+    ck_assert_int_eq(sgcc_options_add_include_dir(opt, d1), SGCC_OK);
+    ck_assert_int_eq(sgcc_options_add_include_dir(opt, d2), SGCC_OK);
+    sgcc_result *r = compile(opt, src, SGCC_OK);
+    char d1_m[320], d1_opt[320];
+    snprintf(d1_m, sizeof d1_m, "%s/m.h", d1);
+    snprintf(d1_opt, sizeof d1_opt, "%s/opt.h", d1);
+    snprintf(opt_h, sizeof opt_h, "%s/opt.h", d2);
+    const char *want[] = {"m.h", d1_m, d1_opt, opt_h};
+    ck_assert_uint_eq(sgcc_result_get_absent_include_count(r), 4);
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_str_eq(sgcc_result_get_absent_include(r, i), want[i]);
+    ck_assert_ptr_null(sgcc_result_get_absent_include(r, 4));
+    ck_assert_uint_eq(sgcc_result_get_absent_include_count(NULL), 0);
+    sgcc_result_destroy(r);
+    sgcc_options_destroy(opt);
+    unlink(header);
+    rmdir(d1);
+    rmdir(d2);
+    rmdir(root);
 }
 END_TEST
 
@@ -359,6 +404,7 @@ int main(void)
     tcase_add_test(tc, errors_are_structured);
     tcase_add_test(tc, warnings_and_their_flags);
     tcase_add_test(tc, defines_undefines_and_includes);
+    tcase_add_test(tc, absent_includes_are_reported);
     tcase_add_test(tc, files_and_io_errors);
     tcase_add_test(tc, bad_arguments);
     tcase_add_test(tc, threads);
