@@ -133,6 +133,9 @@ Type *sema_call(Sema *s, Node *n);
 void sema_mark_sub_groups(Sema *s);
 void sema_mark_async(Sema *s);
 
+/* ---- sema_printf.c ------------------------------------------------------- */
+Type *sema_printf(Sema *s, Node *call);
+
 /* ---- sema_stmt.c --------------------------------------------------------- */
 void sema_stmt(Sema *s, Node *n);
 void sema_function_body(Sema *s, Node *fn_def);
