@@ -187,8 +187,10 @@ static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
     if (ty->kind == TY_ENUM)
         ty = s->basic[TY_INT];
     if (!movable_type(ty, wide)) {
+        /* The element's type as written, without the address space and
+         * qualifiers of the range it came from (issue 34 item 14). */
         diag_error(s->diag, A->call->loc, "group algorithm '%s' does not support type '%s'", A->name,
-                   fmt_type(s, ty));
+                   fmt_value_type(s, ty));
         return NULL;
     }
     return s->basic[ty->kind];
@@ -245,7 +247,7 @@ static bool op_fits(Sema *s, Args *A, GroupOp op, Type *ty)
 {
     if (group_op_info[op].integer_only && !type_is_integer(ty)) {
         diag_error(s->diag, A->call->loc, "group operation '%s' requires an integer type, have '%s'",
-                   group_op_names[op], fmt_type(s, ty));
+                   group_op_names[op], fmt_value_type(s, ty));
         return false;
     }
     return true;

@@ -179,14 +179,12 @@ static bool fits(const Conversion *conv, const Node *written, const Type *ty)
 static Node *check_argument(Sema *s, const Conversion *conv, Node *written, Node *a, Type *ty)
 {
     if (!fits(conv, written, ty)) {
-        /* The value's type, as written: no address space or qualifiers. */
-        const Type *value = type_unqualified(ty);
         if (conv->want == FA_STRING)
             diag_error(s->diag, written->loc, "printf format: '%s' takes a string literal only, have "
-                       "'%s'", conv->spelling, fmt_type(s, value));
+                       "'%s'", conv->spelling, fmt_value_type(s, ty));
         else
             diag_error(s->diag, written->loc, "printf format: '%s' expects an argument of type '%s', "
-                       "have '%s'", conv->spelling, wanted_names[conv->want], fmt_type(s, value));
+                       "have '%s'", conv->spelling, wanted_names[conv->want], fmt_value_type(s, ty));
         return NULL;
     }
     static const TypeKind as_kind[] = {[FA_INT] = TY_INT, [FA_UINT] = TY_UINT,
