@@ -9,6 +9,10 @@
 
 #include <stdbool.h>
 
+/* The most arguments of a printf call, the format included: CUDA's printf
+ * takes 32 after the format (docs/REFERENCE.md §4 lists the limit). */
+#define PRINTF_MAX_ARGS 33
+
 /* BUILTIN(enum, spelling, category, min_args, max_args) */
 #define BUILTINS(X)                                                            \
     /* work-item functions (docs/REFERENCE.md) */                              \
@@ -19,6 +23,7 @@
     X(GET_GLOBAL_SIZE, "get_global_size", BK_WORKITEM, 1, 1)                   \
     X(GET_NUM_GROUPS, "get_num_groups", BK_WORKITEM, 1, 1)                     \
     X(GET_WORK_DIM, "get_work_dim", BK_WORKITEM, 0, 0)                         \
+    X(GET_MAX_SUB_GROUP_SIZE, "get_max_sub_group_size", BK_WORKITEM, 0, 0)     \
     /* OpenCL-style work-group barrier, kept for familiarity */                \
     X(BARRIER, "barrier", BK_SYNC, 1, 1)                                       \
     X(MEM_FENCE, "mem_fence", BK_SYNC, 1, 1)                                   \
@@ -32,6 +37,10 @@
     X(ATOMIC_FETCH_XOR, "atomic_fetch_xor", BK_ATOMIC, 2, 2)                   \
     X(ATOMIC_EXCHANGE, "atomic_exchange", BK_ATOMIC, 2, 2)                     \
     X(ATOMIC_COMPARE_EXCHANGE, "atomic_compare_exchange", BK_ATOMIC, 3, 3)     \
+    X(ATOMIC_LOAD, "atomic_load", BK_ATOMIC, 1, 1)                             \
+    X(ATOMIC_STORE, "atomic_store", BK_ATOMIC, 2, 2)                           \
+    /* printf with a string-literal format (docs/REFERENCE.md §4) */           \
+    X(PRINTF, "printf", BK_PRINTF, 1, PRINTF_MAX_ARGS)                         \
     /* math: generic over float/double (and integers where noted in sema) */   \
     X(SQRT, "sqrt", BK_MATH, 1, 1)                                             \
     X(RSQRT, "rsqrt", BK_MATH, 1, 1)                                           \
@@ -85,7 +94,7 @@
 
 typedef enum BuiltinKind {
     BK_WORKITEM, BK_SYNC, BK_ATOMIC, BK_MATH, BK_MATH_INT, BK_GROUP_CTOR,
-    BK_GROUP_FN, BK_GROUP_ALGO, BK_JOINT, BK_ASYNC_COPY,
+    BK_GROUP_FN, BK_GROUP_ALGO, BK_JOINT, BK_ASYNC_COPY, BK_PRINTF,
 } BuiltinKind;
 
 typedef enum Builtin {

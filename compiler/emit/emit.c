@@ -1499,6 +1499,14 @@ static void print_call(EmitCtx *ctx, const Node *n)
         case BK_SYNC: ctx->hooks->sync_call(ctx, n); return;
         case BK_ATOMIC: ctx->hooks->atomic_call(ctx, n); return;
         case BK_MATH: case BK_MATH_INT: ctx->hooks->math_call(ctx, n); return;
+        case BK_PRINTF:
+            /* OpenCL C and CUDA C both have printf, with the format as
+             * written (sema checked and converted the arguments). */
+            if (ctx->hooks->printf_prelude)
+                emit_prelude_piece(ctx, "printf", ctx->hooks->printf_prelude);
+            out_str(ctx, "printf");
+            emit_call_args(ctx, n, true);
+            return;
         case BK_GROUP_CTOR: case BK_GROUP_FN: case BK_GROUP_ALGO: case BK_JOINT:
             if (ctx->hooks->lowering)
                 emit_group_call(ctx, n);

@@ -315,6 +315,7 @@ void emit_group_call(EmitCtx *ctx, const Node *call)
     case BK_GROUP_ALGO: group_algo(ctx, call); return;
     case BK_JOINT: group_joint(ctx, call); return;
     case BK_WORKITEM: case BK_SYNC: case BK_ATOMIC: case BK_MATH: case BK_MATH_INT: case BK_ASYNC_COPY:
+    case BK_PRINTF:
         break;
     }
     emit_error(ctx, call->loc, "internal error: not a group built-in");

@@ -115,6 +115,9 @@ typedef struct EmitHooks {
     void (*sync_call)(EmitCtx *ctx, const Node *call);      /* BK_SYNC */
     void (*atomic_call)(EmitCtx *ctx, const Node *call);    /* BK_ATOMIC */
     void (*math_call)(EmitCtx *ctx, const Node *call);      /* BK_MATH, BK_MATH_INT */
+    /* Prelude text a unit calling printf needs (BK_PRINTF, printed by
+     * emit.c under the same name on every target).  May be NULL. */
+    const char *printf_prelude;
 
     /* ---- groups and split barriers (docs/REFERENCE.md "Groups", docs/REFERENCE.md "Split barriers") --------------------
      * The target-neutral lowering (emit_lowering.h) prints group and

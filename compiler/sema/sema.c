@@ -21,6 +21,16 @@ const char *fmt_type(Sema *s, const Type *ty)
     return arena_strdup(s->arena, type_name(ty, buf, sizeof buf));
 }
 
+/* A value's type as the user wrote it, without the address space and
+ * qualifiers of the object it was read from: a typedef's name, else the
+ * unqualified type ('short' for an element of a `global const short *`). */
+const char *fmt_value_type(Sema *s, const Type *ty)
+{
+    if (ty != s->t_err && ty->typedef_name)
+        return ty->typedef_name;
+    return fmt_type(s, ty == s->t_err ? ty : type_unqualified(ty));
+}
+
 /* ---- scopes ------------------------------------------------------------- */
 
 static unsigned name_hash(const char *name) { return hash_string(name); }

@@ -187,8 +187,10 @@ static Type *element(Sema *s, Args *A, const Type *ty, bool wide)
     if (ty->kind == TY_ENUM)
         ty = s->basic[TY_INT];
     if (!movable_type(ty, wide)) {
+        /* The element's type as written, without the address space and
+         * qualifiers of the range it came from (issue 34 item 14). */
         diag_error(s->diag, A->call->loc, "group algorithm '%s' does not support type '%s'", A->name,
-                   fmt_type(s, ty));
+                   fmt_value_type(s, ty));
         return NULL;
     }
     return s->basic[ty->kind];
@@ -245,7 +247,7 @@ static bool op_fits(Sema *s, Args *A, GroupOp op, Type *ty)
 {
     if (group_op_info[op].integer_only && !type_is_integer(ty)) {
         diag_error(s->diag, A->call->loc, "group operation '%s' requires an integer type, have '%s'",
-                   group_op_names[op], fmt_type(s, ty));
+                   group_op_names[op], fmt_value_type(s, ty));
         return false;
     }
     return true;
@@ -253,24 +255,44 @@ static bool op_fits(Sema *s, Args *A, GroupOp op, Type *ty)
 
 /* ---- built-in families -------------------------------------------------- */
 
-static Type *atomic(Sema *s, Args *A)
+/* The atomics that take floating values too (docs/REFERENCE.md §4). */
+static bool atomic_takes_floating(Builtin bi)
+{
+    switch (bi) {
+    case BI_ATOMIC_FETCH_ADD: case BI_ATOMIC_FETCH_SUB: case BI_ATOMIC_FETCH_MIN:
+    case BI_ATOMIC_FETCH_MAX: case BI_ATOMIC_EXCHANGE: case BI_ATOMIC_LOAD: case BI_ATOMIC_STORE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static Type *atomic(Sema *s, Args *A, Builtin bi)
 {
     Type *p = A->t[0];
     TypeKind k = p->kind == TY_PTR ? p->base->kind : TY_VOID;
     AddrSpace as = p->kind == TY_PTR ? p->base->addr_space : AS_NONE;
-    if (!(k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG) || (as != AS_GLOBAL && as != AS_LOCAL)) {
+    bool integer = k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG;
+    bool floating = k == TY_FLOAT || k == TY_DOUBLE;
+    if (!(integer || floating) || (as != AS_GLOBAL && as != AS_LOCAL)) {
         diag_error(s->diag, A->a[0]->loc,
-                   "atomic operation requires a pointer to int, uint, long or ulong in global or local "
-                   "memory, have '%s'", fmt_type(s, p));
+                   "atomic operation requires a pointer to int, uint, long, ulong, float or double in "
+                   "global or local memory, have '%s'", fmt_type(s, p));
         return s->t_err;
     }
-    if (p->base->is_const) {
+    if (floating && !atomic_takes_floating(bi)) {
+        diag_error(s->diag, A->a[0]->loc, "'%s' requires a pointer to an integer type, have '%s'",
+                   A->name, fmt_type(s, p));
+        return s->t_err;
+    }
+    /* atomic_load only reads: a pointer to const is fine there. */
+    if (p->base->is_const && bi != BI_ATOMIC_LOAD) {
         diag_error(s->diag, A->a[0]->loc, "atomic operation on a pointer to const '%s'", fmt_type(s, p));
         return s->t_err;
     }
     for (int i = 1; i < A->n; i++)
         convert(s, A, i, s->basic[k]);
-    return s->basic[k];
+    return bi == BI_ATOMIC_STORE ? s->basic[TY_VOID] : s->basic[k];
 }
 
 static Type *math(Sema *s, Args *A, bool int_ok)
@@ -511,12 +533,15 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
     const BuiltinInfo *info = &builtin_info[bi];
     Args A = {.call = n, .name = info->name, .n = n->args.count};
     n->builtin = bi;
-    if (!count_ok(s, n, A.n, info->min_args, info->max_args) || A.n > MAX_BUILTIN_ARGS) {
+    if (!count_ok(s, n, A.n, info->min_args, info->max_args) ||
+        (A.n > MAX_BUILTIN_ARGS && bi != BI_PRINTF)) {
         for (Node *a = n->args.head; a; a = a->next)
             if (a->kind != ND_IDENT || group_op_lookup(a->name) == GOP_NONE)
                 sema_expr(s, a);
         return s->t_err;
     }
+    if (bi == BI_PRINTF)
+        return sema_printf(s, n);
     int i = 0;
     bool bad = false;
     for (Node *a = n->args.head; a; a = a->next, i++) {
@@ -548,12 +573,17 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
     case BK_WORKITEM:
         if (A.n == 1 && !need_scalar(s, &A, 0, s->basic[TY_UINT]))
             return s->t_err;
-        ty = s->basic[bi == BI_GET_WORK_DIM ? TY_UINT : TY_SIZE_T];
+        /* The sub-group's maximum size is a sub-group query: its kernel
+         * needs sub-groups, as get_sub_group() does (docs/REFERENCE.md §3). */
+        if (bi == BI_GET_MAX_SUB_GROUP_SIZE)
+            sema_mark_sub_groups(s);
+        ty = s->basic[bi == BI_GET_WORK_DIM || bi == BI_GET_MAX_SUB_GROUP_SIZE ? TY_UINT : TY_SIZE_T];
         break;
     case BK_SYNC:
         ty = need_scalar(s, &A, 0, s->basic[TY_UINT]) ? s->basic[TY_VOID] : s->t_err;
         break;
-    case BK_ATOMIC: ty = atomic(s, &A); break;
+    case BK_ATOMIC: ty = atomic(s, &A, bi); break;
+    case BK_PRINTF: ty = s->t_err; break; /* typed before the arguments, above */
     case BK_MATH: ty = math(s, &A, false); break;
     case BK_MATH_INT: ty = math(s, &A, true); break;
     case BK_GROUP_CTOR: ty = group_ctor(s, &A, bi); break;

@@ -267,7 +267,7 @@ static bool u_builtin(Uni *u, Node *n, bool args_uniform)
         switch (builtin_info[n->builtin].kind) {
         case BK_MATH: case BK_MATH_INT: return args_uniform;
         case BK_WORKITEM: case BK_SYNC: case BK_ATOMIC: case BK_GROUP_CTOR: case BK_GROUP_FN:
-        case BK_GROUP_ALGO: case BK_JOINT: case BK_ASYNC_COPY:
+        case BK_GROUP_ALGO: case BK_JOINT: case BK_ASYNC_COPY: case BK_PRINTF:
             break;
         }
         return false;

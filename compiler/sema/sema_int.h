@@ -91,6 +91,7 @@ void sema_push_scope(Sema *s);
 void sema_pop_scope(Sema *s);
 void sema_declaration(Sema *s, Node *decl);   /* ND_DECL in any scope */
 const char *fmt_type(Sema *s, const Type *ty); /* arena copy of type_name() */
+const char *fmt_value_type(Sema *s, const Type *ty); /* no address space, qualifiers */
 
 /* ---- sema_types.c -------------------------------------------------------- */
 void types_init(Sema *s);
@@ -132,6 +133,9 @@ int group_origin_depth(Sema *s, const Node *n);
 Type *sema_call(Sema *s, Node *n);
 void sema_mark_sub_groups(Sema *s);
 void sema_mark_async(Sema *s);
+
+/* ---- sema_printf.c ------------------------------------------------------- */
+Type *sema_printf(Sema *s, Node *call);
 
 /* ---- sema_stmt.c --------------------------------------------------------- */
 void sema_stmt(Sema *s, Node *n);

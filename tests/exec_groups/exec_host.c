@@ -238,11 +238,22 @@ typedef struct Launch {
     size_t local, groups, n;
     unsigned fixed_n;
     uint32_t a0, a1, a2;
+    int edge;           /* >= 0: the move family's arguments are edge_values[edge] */
     unsigned char *in, *out;
     uint32_t *info;
     int32_t *pred, *sel;
     Val init;
 } Launch;
+
+/* Deltas, xor masks and ids near 2^32 and near the group sizes (issue 34
+ * item 2: lane + 0xffffffff wrapped to lane - 1 on the khr tier's native
+ * shift).  An edge launch passes one of them as a0, a1 and a2, and every
+ * work-item a different one as its select id. */
+static const uint32_t edge_values[] = {
+    0xffffffffu, 0xfffffffeu, 0x80000000u, 0x80000001u, 0x7fffffffu, 0xffffffc0u, 0xffffffe0u,
+    0u, 1u, 3u, 4u, 7u, 8u, 15u, 16u, 31u, 32u, 63u, 64u, 36u, 37u, 299u, 300u,
+};
+enum { EDGE_COUNT = sizeof edge_values / sizeof edge_values[0] };
 
 static size_t storage_size(const Case *c) { return c->fam == FAM_VOTE ? 4 : (size_t)elem_info[c->type].size; }
 static int outputs(const Case *c) { return c->fam == FAM_VOTE ? 9 : 6; }
@@ -566,16 +577,16 @@ static void expect(const Launch *l, size_t i, int slot, Val want)
         passes++;
         return;
     }
-    char what[160];
-    snprintf(what, sizeof what, "%s kind %s pattern %d local %zu", l->c->name,
-             l->c->sub_groups ? kind_names[l->kind] : "work_group", l->pattern, l->local);
+    char what[256];
+    snprintf(what, sizeof what, "%s kind %s pattern %d local %zu item %zu slot %d%s%#x", l->c->name,
+             l->c->sub_groups ? kind_names[l->kind] : "work_group", l->pattern, l->local, i, slot,
+             l->edge >= 0 ? " edge " : "", l->edge >= 0 ? edge_values[l->edge] : 0u);
     char vals[160];
     if (elem_info[t].is_float)
         snprintf(vals, sizeof vals, "got %g want %g", got.d, want.d);
     else
         snprintf(vals, sizeof vals, "got %llu want %llu", (unsigned long long)got.u, (unsigned long long)want.u);
     fail("%s: %s", what, vals, 0, 0);
-    (void)slot;
 }
 
 static void check_arith(const Launch *l, size_t i, const size_t *m, int count, int rank)
@@ -723,6 +734,15 @@ static void fill(Launch *l)
         l->init.d = 1.5; /* exact with the inputs above */
 }
 
+
+static void fill_edge(Launch *l)
+{
+    uint32_t e = edge_values[l->edge];
+    l->a0 = l->a1 = l->a2 = e;
+    for (size_t i = 0; i < l->n; i++)
+        l->sel[i] = (int32_t)edge_values[(i + (size_t)l->edge) % EDGE_COUNT];
+}
+
 static bool selected(const Dev *dev, const char *name)
 {
     if (!dev->only)
@@ -746,6 +766,35 @@ static bool kind_is_divergent(int kind)
  * opportunistic kind (the last). */
 static int kind_count(bool divergent) { return divergent ? K_SG_COUNT : K_OPPORTUNISTIC; }
 
+/* One launch of kernel k on fresh inputs (edge >= 0: edge_values[edge] as
+ * the move family's arguments), checked against the reference. */
+static void launch_and_check(Dev *dev, void *k, const Case *c, int kind, int pattern, size_t local,
+                             unsigned fixed_n, int edge)
+{
+    Launch l = {.c = c, .kind = kind, .pattern = pattern, .local = local,
+                .groups = local == 64 ? 2 : 1, .fixed_n = fixed_n, .edge = edge};
+    l.n = l.local * l.groups;
+    size_t es = storage_size(c);
+    l.in = malloc(l.n * es);
+    l.out = malloc(l.n * (size_t)outputs(c) * es);
+    l.info = malloc(l.n * 16);
+    l.pred = malloc(l.n * 4);
+    l.sel = malloc(l.n * 4);
+    fill(&l);
+    if (edge >= 0)
+        fill_edge(&l);
+    if (dev->verbose) {
+        printf("  %s %s pattern %d local %ld edge %d\n", c->name, c->sub_groups ? kind_names[kind] : "work_group",
+               pattern, (long)l.local, edge);
+        fflush(stdout);
+    }
+    if (run(dev, k, &l) != 0)
+        fail("%s: launch failed (%s, local %ld)%ld", c->name, kind_names[kind], (long)l.local, 0);
+    else
+        check(&l);
+    free(l.in), free(l.out), free(l.info), free(l.pred), free(l.sel);
+}
+
 static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool divergent)
 {
     void *k = get_kernel(prog, c->name);
@@ -768,28 +817,11 @@ static void run_case(Dev *dev, void *prog, const Case *c, unsigned fixed_n, bool
             continue;
         }
         for (int pattern = first_pattern; pattern < end_pattern; pattern++)
-            for (int s = 0; s < nsizes; s++) {
-                Launch l = {.c = c, .kind = kind, .pattern = pattern, .local = size[s],
-                            .groups = size[s] == 64 ? 2 : 1, .fixed_n = fixed_n};
-                l.n = l.local * l.groups;
-                size_t es = storage_size(c);
-                l.in = malloc(l.n * es);
-                l.out = malloc(l.n * (size_t)outputs(c) * es);
-                l.info = malloc(l.n * 16);
-                l.pred = malloc(l.n * 4);
-                l.sel = malloc(l.n * 4);
-                fill(&l);
-                if (dev->verbose) {
-                    printf("  %s %s pattern %d local %ld\n", c->name, kind_names[kind], pattern,
-                           (long)l.local);
-                    fflush(stdout);
-                }
-                if (run(dev, k, &l) != 0)
-                    fail("%s: launch failed (%s, local %ld)%ld", c->name, kind_names[kind], (long)l.local, 0);
-                else
-                    check(&l);
-                free(l.in), free(l.out), free(l.info), free(l.pred), free(l.sel);
-            }
+            for (int s = 0; s < nsizes; s++)
+                launch_and_check(dev, k, c, kind, pattern, size[s], fixed_n, -1);
+        /* The move family once more per edge value, on the first size. */
+        for (int e = 0; c->fam == FAM_MOVE && e < EDGE_COUNT; e++)
+            launch_and_check(dev, k, c, kind, PAT_RANDOM, size[0], fixed_n, e);
     }
     release_kernel(k);
 }

@@ -664,9 +664,9 @@ static const struct BadInput {
     {K("local async_barrier b; b.arrive(1);"),
                  "1:66: error: too many arguments to function call, expected 0, have 1"},
     {K("float f = 0; atomic_fetch_add(&f, 1.0f);"),
-                 "1:71: error: atomic operation requires a pointer to int, uint, long or ulong in global or local memory, have 'float *'"},
+                 "1:71: error: atomic operation requires a pointer to int, uint, long, ulong, float or double in global or local memory, have 'float *'"},
     {K("int i = 0; atomic_fetch_add(&i, 1);"),
-                 "1:69: error: atomic operation requires a pointer to int, uint, long or ulong in global or local memory, have 'int *'"},
+                 "1:69: error: atomic operation requires a pointer to int, uint, long, ulong, float or double in global or local memory, have 'int *'"},
 };
 
 START_TEST(test_bad_input)

@@ -9,6 +9,7 @@
  * printed (is_cxx); reserved identifiers are renamed by emit_names.c. */
 #include "emit/emit_internal.h"
 #include "emit/cuda/cuda_target.h"
+#include "prelude.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,9 @@ static void cuda_workitem_call(EmitCtx *ctx, const Node *call)
     CUDA_WORKITEMS(X)
 #undef X
     case BI_GET_WORK_DIM: emit_use(ctx, USE_GET_WORK_DIM); break;
+    case BI_GET_MAX_SUB_GROUP_SIZE:
+        emit_out(ctx, "((unsigned int)warpSize)"); /* the sub-group is the warp */
+        return;
     default: break;
     }
     emit_out(ctx, "%s", builtin_info[call->builtin].name);
@@ -257,11 +261,35 @@ static void cuda_atomic_helper(EmitCtx *ctx, const char *stem, const char *cuda_
     emit_out(ctx, "sgc_atomic_%s_%s", stem, sfx);
 }
 
+/* The atomics atomics.cuh defines (sgc::<name>); NULL for the others. */
+static const char *library_atomic(Builtin bi, const Type *elem)
+{
+    bool floating = elem && (elem->kind == TY_FLOAT || elem->kind == TY_DOUBLE);
+    switch (bi) {
+    case BI_ATOMIC_LOAD: return "atomic_load";
+    case BI_ATOMIC_STORE: return "atomic_store";
+    case BI_ATOMIC_FETCH_ADD: return floating ? "atomic_fetch_add" : NULL;
+    case BI_ATOMIC_FETCH_SUB: return floating ? "atomic_fetch_sub" : NULL;
+    case BI_ATOMIC_FETCH_MIN: return floating ? "atomic_fetch_min" : NULL;
+    case BI_ATOMIC_FETCH_MAX: return floating ? "atomic_fetch_max" : NULL;
+    case BI_ATOMIC_EXCHANGE: return floating ? "atomic_exchange" : NULL;
+    default: return NULL;
+    }
+}
+
 static void cuda_atomic_call(EmitCtx *ctx, const Node *call)
 {
     const Node *ptr = emit_call_arg(call, 0);
     const Type *pty = ptr ? emit_canonical(ptr->ty) : NULL;
     const Type *elem = pty && pty->kind == TY_PTR ? emit_canonical(pty->base) : NULL;
+    const char *library = library_atomic((Builtin)call->builtin, elem);
+    if (library) {
+        emit_prelude_piece(ctx, "atomics:blank", "\n");
+        emit_prelude_piece(ctx, "atomics", prelude_cuda_atomics);
+        emit_out(ctx, "sgc::%s", library);
+        emit_call_args(ctx, call, true);
+        return;
+    }
     bool wide = emit_type_is_64bit_int(elem);
     bool is_signed = elem && elem->kind == TY_LONG, is_size_t = elem && elem->kind == TY_SIZE_T;
     const char *stem = NULL, *cuda_fn = NULL;
@@ -387,6 +415,9 @@ const EmitHooks emit_cuda_hooks = {
     .workitem_call = cuda_workitem_call,
     .sync_call = cuda_sync_call,
     .atomic_call = cuda_atomic_call,
+    /* nvcc declares device printf with <stdio.h>; NVRTC has it built in
+     * and no <stdio.h>. */
+    .printf_prelude = "\n#if !defined(__CUDACC_RTC__)\n#include <stdio.h>\n#endif\n",
     .math_call = cuda_math_call,
     .unit_prelude = cuda_unit_prelude,
 };

@@ -8,6 +8,7 @@
  * pragmas, the sub-group capability tiers and the attribute macros. */
 #include "emit/emit_internal.h"
 #include "emit/opencl/opencl_target.h"
+#include "prelude.h"
 
 #include <string.h>
 
@@ -91,6 +92,13 @@ static void opencl_function_prefix(EmitCtx *ctx, const Symbol *fn, bool is_defin
 
 static void opencl_workitem_call(EmitCtx *ctx, const Node *call)
 {
+    if (call->builtin == BI_GET_MAX_SUB_GROUP_SIZE) {
+        /* The library's: the built-in on khr, 32 on nvptx (a kernel using
+         * it needs sub-groups, so the wg tier refuses it). */
+        emit_group_library(ctx, LEVEL_BASE);
+        emit_out(ctx, "sgc_max_sub_group_size()");
+        return;
+    }
     emit_out(ctx, "%s", builtin_info[call->builtin].name);
     emit_call_args(ctx, call, false);
 }
@@ -126,10 +134,45 @@ static void opencl_sync_call(EmitCtx *ctx, const Node *call)
     X(ATOMIC_EXCHANGE, "xchg", INT64_BASE_ATOMICS)           \
     X(ATOMIC_COMPARE_EXCHANGE, "cmpxchg", INT64_BASE_ATOMICS)
 
+/* The atomics atomics.cl defines, by their stem there; NULL for the others. */
+static const char *library_atomic_stem(Builtin bi, const Type *elem)
+{
+    bool floating = elem && (elem->kind == TY_FLOAT || elem->kind == TY_DOUBLE);
+    switch (bi) {
+    case BI_ATOMIC_LOAD: return "load";
+    case BI_ATOMIC_STORE: return "store";
+    case BI_ATOMIC_FETCH_ADD: return floating ? "add" : NULL;
+    case BI_ATOMIC_FETCH_SUB: return floating ? "sub" : NULL;
+    case BI_ATOMIC_FETCH_MIN: return floating ? "minimum" : NULL;
+    case BI_ATOMIC_FETCH_MAX: return floating ? "maximum" : NULL;
+    case BI_ATOMIC_EXCHANGE: return floating ? "exchange" : NULL;
+    default: return NULL;
+    }
+}
+
+/* sgc_atomic_<stem>_<T>_<space>(p [, v]) of atomics.cl. */
+static bool print_library_atomic(EmitCtx *ctx, const Node *call, const Type *pty)
+{
+    const Type *elem = pty && pty->kind == TY_PTR ? emit_canonical(pty->base) : NULL;
+    const char *stem = library_atomic_stem((Builtin)call->builtin, elem);
+    if (!stem)
+        return false;
+    if (elem->kind == TY_DOUBLE)
+        emit_use(ctx, USE_INT64_BASE_ATOMICS); /* its loops and exchange use atom_* */
+    emit_prelude_piece(ctx, "atomics:blank", "\n");
+    emit_prelude_piece(ctx, "atomics", prelude_opencl_atomics);
+    emit_out(ctx, "sgc_atomic_%s_%s_%s", stem, opencl_scalar_type(elem->kind),
+             pty->base->addr_space == AS_LOCAL ? "local" : "global");
+    emit_call_args(ctx, call, true);
+    return true;
+}
+
 static void opencl_atomic_call(EmitCtx *ctx, const Node *call)
 {
     const Node *ptr = emit_call_arg(call, 0);
     const Type *pty = ptr ? emit_canonical(ptr->ty) : NULL;
+    if (print_library_atomic(ctx, call, pty))
+        return;
     bool wide = pty && pty->kind == TY_PTR && emit_type_is_64bit_int(emit_canonical(pty->base));
     const char *stem = NULL;
     EmitUse ext = USE_INT64_BASE_ATOMICS;

@@ -44,21 +44,21 @@
     SGC_INLINE T sgc_shift_left_##T(sgc_group g, T x, uint delta)               \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_down(x, delta),                \
-                         sgc_lane() + delta);                                   \
+                         delta < sgc_sub_group_size() - sgc_lane());            \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank + delta, rank + delta >= rank);     \
     }                                                                           \
     SGC_INLINE T sgc_shift_right_##T(sgc_group g, T x, uint delta)              \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_up(x, delta),                  \
-                         sgc_lane() >= delta ? sgc_lane() - delta : 64u);       \
+                         delta <= sgc_lane());                                  \
         uint rank = sgc_rank(g.mask, sgc_lane());                               \
         return sgc_from_rank_##T(g, x, rank - delta, rank >= delta);            \
     }                                                                           \
     SGC_INLINE T sgc_permute_xor_##T(sgc_group g, T x, uint mask)               \
     {                                                                           \
         SGC_KHR_RELATIVE(g, x, sub_group_shuffle_xor(x, mask),                  \
-                         sgc_lane() ^ mask);                                    \
+                         (sgc_lane() ^ mask) < sgc_sub_group_size());           \
         return sgc_from_rank_##T(g, x, sgc_rank(g.mask, sgc_lane()) ^ mask,     \
                                  true);                                         \
     }
@@ -71,17 +71,19 @@
 #define SGC_KHR_BROADCAST_LEADER(g, x) (void)0
 #endif
 
-/* Shuffle-relative on the whole sub-group: `src` is the source lane, kept
- * only when it exists. */
+/* Shuffle-relative on the whole sub-group: the built-in's result is kept
+ * only when `in_group` says its source lane exists.  The tests are written
+ * without computing the source lane, which wraps past 2^32 (lane + delta
+ * with delta = 0xffffffff is lane - 1: issue 34 item 2). */
 #if defined(SGC_TIER_KHR) && defined(SGC_HAS_SHUFFLE_RELATIVE)
-#define SGC_KHR_RELATIVE(g, x, call, src)                                       \
+#define SGC_KHR_RELATIVE(g, x, call, in_group)                                  \
     if ((g).kind == SGC_KIND_SUB_GROUP) {                                       \
-        uint sgc_src_ = (src);                                                  \
+        bool sgc_in_ = (in_group);                                              \
         __typeof__(x) sgc_r_ = (call);                                          \
-        return sgc_src_ < sgc_sub_group_size() ? sgc_r_ : (x);                  \
+        return sgc_in_ ? sgc_r_ : (x);                                          \
     }
 #else
-#define SGC_KHR_RELATIVE(g, x, call, src) (void)0
+#define SGC_KHR_RELATIVE(g, x, call, in_group) (void)0
 #endif
 
 SGC_TYPES_ARITH(SGC_DEFINE_MOVE)
