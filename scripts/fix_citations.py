@@ -91,11 +91,11 @@ RULES = [
     ("/* SGC additions (" + S + "1.1-\u00a71.3) */", "/* SGC additions (" + GROUPS + " to \"Split barriers\") */"),
     ("ballots, " + S + "2) */", 'ballots, docs/LOWERING.md "Tangle masks") */'),
     ("each written once (" + S + "1, \u00a71.1, \u00a71.3).",
-     "each written once (docs/REFERENCE.md \"Work-item functions, barriers, math\",\n * \"Atomics\", \"Groups\", \"Split barriers\")."),
+     "each written once (docs/REFERENCE.md \"Work-item functions, barriers, math\",\n * \"Atomics and printf\", \"Groups\", \"Split barriers\")."),
     ("/* work-item functions (" + S + "1) */                                        \\",
      "/* work-item functions (docs/REFERENCE.md) */                             \\"),
     ("/* relaxed atomics (" + S + "1) */                                            \\",
-     "/* relaxed atomics (" + REF % "Atomics" + ") */                          \\"),
+     "/* relaxed atomics (" + REF % "Atomics and printf" + ") */                          \\"),
     ("/* group constructors (" + S + "1.1); get_fixed_size_group is a keyword */    \\",
      "/* group constructors; get_fixed_size_group is a keyword */              \\"),
     ("/* split barriers (" + S + "1.3) */                                           \\",
@@ -125,7 +125,7 @@ RULES = [
     (S + "1.3", BARRIERS),
 ]
 REFERENCE_NUMBERS = {"1": "Base language", "2": "Kernels, address spaces and attributes",
-                     "3": "Work-item functions, barriers, math", "4": "Atomics",
+                     "3": "Work-item functions, barriers, math", "4": "Atomics and printf",
                      "5": "Specialization constants", "6": "Groups", "7": "Split barriers"}
 NUMBER_FORM = re.compile(r"((?:docs/)?REFERENCE\.md) \u00a7(\d)(?![\d.])")
 PASTED_INTO_OUTPUT = re.compile(r"^compiler/emit/(opencl/[^/]+\.cl|cuda/[^/]+\.cuh|emit_groups\.c)$")

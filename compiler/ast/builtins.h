@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 /* The most arguments of a printf call, the format included: CUDA's printf
- * takes 32 after the format (docs/REFERENCE.md §4 lists the limit). */
+ * takes 32 after the format (docs/REFERENCE.md "Atomics and printf" lists the limit). */
 #define PRINTF_MAX_ARGS 33
 
 /* BUILTIN(enum, spelling, category, min_args, max_args) */
@@ -27,7 +27,7 @@
     /* OpenCL-style work-group barrier, kept for familiarity */                \
     X(BARRIER, "barrier", BK_SYNC, 1, 1)                                       \
     X(MEM_FENCE, "mem_fence", BK_SYNC, 1, 1)                                   \
-    /* relaxed atomics (docs/REFERENCE.md "Atomics") */                        \
+    /* relaxed atomics (docs/REFERENCE.md "Atomics and printf") */                        \
     X(ATOMIC_FETCH_ADD, "atomic_fetch_add", BK_ATOMIC, 2, 2)                   \
     X(ATOMIC_FETCH_SUB, "atomic_fetch_sub", BK_ATOMIC, 2, 2)                   \
     X(ATOMIC_FETCH_MIN, "atomic_fetch_min", BK_ATOMIC, 2, 2)                   \
@@ -39,7 +39,7 @@
     X(ATOMIC_COMPARE_EXCHANGE, "atomic_compare_exchange", BK_ATOMIC, 3, 3)     \
     X(ATOMIC_LOAD, "atomic_load", BK_ATOMIC, 1, 1)                             \
     X(ATOMIC_STORE, "atomic_store", BK_ATOMIC, 2, 2)                           \
-    /* printf with a string-literal format (docs/REFERENCE.md §4) */           \
+    /* printf with a string-literal format (docs/REFERENCE.md "Atomics and printf") */           \
     X(PRINTF, "printf", BK_PRINTF, 1, PRINTF_MAX_ARGS)                         \
     /* math: generic over float/double (and integers where noted in sema) */   \
     X(SQRT, "sqrt", BK_MATH, 1, 1)                                             \

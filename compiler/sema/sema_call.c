@@ -255,7 +255,7 @@ static bool op_fits(Sema *s, Args *A, GroupOp op, Type *ty)
 
 /* ---- built-in families -------------------------------------------------- */
 
-/* The atomics that take floating values too (docs/REFERENCE.md §4). */
+/* The atomics that take floating values too (docs/REFERENCE.md "Atomics and printf"). */
 static bool atomic_takes_floating(Builtin bi)
 {
     switch (bi) {
@@ -574,7 +574,7 @@ static Type *builtin_call(Sema *s, Node *n, Builtin bi)
         if (A.n == 1 && !need_scalar(s, &A, 0, s->basic[TY_UINT]))
             return s->t_err;
         /* The sub-group's maximum size is a sub-group query: its kernel
-         * needs sub-groups, as get_sub_group() does (docs/REFERENCE.md §3). */
+         * needs sub-groups, as get_sub_group() does (docs/REFERENCE.md "Work-item functions, barriers, math"). */
         if (bi == BI_GET_MAX_SUB_GROUP_SIZE)
             sema_mark_sub_groups(s);
         ty = s->basic[bi == BI_GET_WORK_DIM || bi == BI_GET_MAX_SUB_GROUP_SIZE ? TY_UINT : TY_SIZE_T];

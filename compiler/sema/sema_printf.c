@@ -1,4 +1,4 @@
-/* sema_printf.c — typing of printf calls (docs/REFERENCE.md §4): the format
+/* sema_printf.c — typing of printf calls (docs/REFERENCE.md "Atomics and printf"): the format
  * is a string literal, read here conversion by conversion, and each
  * argument is checked against its conversion and converted to the type the
  * conversion reads, as a prototype would: `%d` of a short passes an int,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """run_atomics.py — the atomics, printf and get_max_sub_group_size() of
-docs/REFERENCE.md §3-4 through sgcc on one OpenCL platform, checked against
+docs/REFERENCE.md "Work-item functions, barriers, math"-4 through sgcc on one OpenCL platform, checked against
 host references computed here (numpy):
 
   - float (and double where the device has fp64) atomic_fetch_add/sub/
