@@ -40,15 +40,22 @@ typedef struct ScopeEntry {
 typedef struct Scope {
     struct Scope *parent;
     int depth;     /* 0 file, 1 function parameters, 2+ blocks */
-    unsigned buckets;    /* size of names[] and tags[] */
+    unsigned buckets;    /* in use of names[] and tags[] (a power of two) */
+    unsigned capacity;   /* allocated: a recycled scope starts small again */
+    unsigned entries;    /* names and tags held: the tables double past 2 per bucket */
     ScopeEntry **names;
     ScopeEntry **tags;
 } Scope;
 
+typedef struct CaseTable {
+    struct Node **slots;   /* capacity (a power of two) slots, NULL when free */
+    unsigned capacity, count;
+} CaseTable;
+
 typedef struct SwitchCtx {
     struct SwitchCtx *outer;
     Type *cond_ty;
-    PtrVec cases;  /* ND_CASE nodes with folded values */
+    CaseTable cases;       /* ND_CASE nodes with folded values (sema_stmt.c) */
     Node *default_node;
 } SwitchCtx;
 
