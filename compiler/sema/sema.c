@@ -891,9 +891,11 @@ void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options, 
         }
     }
     assign_spec_ids(&s);
-    sema_call_graph(&s);
-    for (int i = 0; i < s.functions.count; i++)
-        sema_uniformity(&s, s.functions.items[i]);
+    if (!s.too_deep) { /* the flow passes recurse over every expression */
+        sema_call_graph(&s);
+        for (int i = 0; i < s.functions.count; i++)
+            sema_uniformity(&s, s.functions.items[i]);
+    }
     if (root)
         fill_unit(&s, root);
     vec_free(&s.spec_consts);

@@ -85,6 +85,8 @@ typedef struct Sema {
     Type *t_err;           /* type of an erroneous expression: silences follow-ons */
     Type *t_void_ptr;
     bool in_sizeof;        /* operand of sizeof: not evaluated */
+    int expr_depth;        /* sema_expr's nesting (SEMA_MAX_EXPR_NESTING) */
+    bool too_deep;         /* an expression went past it: no whole-unit passes */
 } Sema;
 
 /* ---- sema.c -------------------------------------------------------------- */
