@@ -53,6 +53,13 @@ enum { MAX_INCLUDE_DEPTH = 200, PARAM_NONE = -1, PARAM_VA_OPT = -2 };
  * the invocation that would go deeper. */
 enum { MAX_MACRO_NESTING = 4096 };
 
+/* The time rescanning costs: each token's hideset (the macros it may not
+ * expand again) is a list, as long as the chain of macros that made it, and
+ * each expansion walks it.  `#define A1 A0 A0` ... 5,000 levels deep makes
+ * few tokens per level but walks 5,000 names per token.  Past this many
+ * steps (a few seconds) the unit stops with a fatal error. */
+#define MAX_HIDESET_STEPS ((size_t)1 << 28)
+
 #define DIRECTIVES(X)                                                        \
     X(include) X(define) X(undef) X(if) X(ifdef) X(ifndef) X(elif)           \
     X(elifdef) X(elifndef) X(else) X(endif) X(line) X(error) X(warning)      \
@@ -158,6 +165,7 @@ struct Preprocessor {
     unsigned counter;      /* __COUNTER__ */
     size_t copied_tokens;  /* made by macro expansion so far (MAX_EXPANDED_TOKENS) */
     Token *expanding;      /* the innermost macro being expanded, or NULL */
+    size_t hideset_steps;  /* walked by hideset_contains (MAX_HIDESET_STEPS) */
     int expansion_depth;   /* expansions running inside each other (MAX_MACRO_NESTING) */
     Token *stop;           /* after a fatal error: the EOF pp_next returns */
     bool in_if;            /* expanding an #if line: `defined X` is left alone */
@@ -332,11 +340,15 @@ static Macro *find_macro(Preprocessor *pp, const Token *t)
     return n ? n->macro : NULL;
 }
 
-static bool hideset_contains(const Hideset *hs, const Name *n)
+/* Each step is counted (MAX_HIDESET_STEPS): a chain of macros thousands
+ * deep gives every token a hideset as long. */
+static bool hideset_contains(Preprocessor *pp, const Hideset *hs, const Name *n)
 {
-    for (; hs; hs = hs->next)
+    for (; hs; hs = hs->next) {
+        pp->hideset_steps++;
         if (hs->name == n)
             return true;
+    }
     return false;
 }
 
@@ -345,7 +357,7 @@ static Hideset *hideset_union(Preprocessor *pp, const Hideset *a, Hideset *b)
 {
     Hideset head = {0}, *cur = &head;
     for (; a; a = a->next) {
-        if (hideset_contains(b, a->name))
+        if (hideset_contains(pp, b, a->name))
             continue;
         cur = cur->next = ARENA_NEW(pp->arena, Hideset);
         cur->name = a->name;
@@ -358,7 +370,7 @@ static Hideset *hideset_intersection(Preprocessor *pp, const Hideset *a, const H
 {
     Hideset head = {0}, *cur = &head;
     for (; a; a = a->next) {
-        if (!hideset_contains(b, a->name))
+        if (!hideset_contains(pp, b, a->name))
             continue;
         cur = cur->next = ARENA_NEW(pp->arena, Hideset);
         cur->name = a->name;
@@ -370,7 +382,7 @@ static Hideset *hideset_intersection(Preprocessor *pp, const Hideset *a, const H
  * each made a copy of its caller's set for every expansion). */
 static Hideset *hideset_add(Preprocessor *pp, Hideset *hs, Name *n)
 {
-    if (hideset_contains(hs, n))
+    if (hideset_contains(pp, hs, n))
         return hs;
     Hideset *one = ARENA_NEW(pp->arena, Hideset);
     one->name = n;
@@ -895,8 +907,16 @@ static bool substitute(Preprocessor *pp, Token *tok, Name *name);
 static bool expand_macro(Preprocessor *pp, Token *tok)
 {
     Name *name = find_name(pp, tok->text, tok->len);
-    if (pp->stop || !name || !name->macro || hideset_contains(hideset_of(tok), name))
+    if (pp->stop || !name || !name->macro || hideset_contains(pp, hideset_of(tok), name))
         return false;
+    if (pp->hideset_steps > MAX_HIDESET_STEPS) {
+        diag_fatal(pp->diag, tok->loc,
+                   "expanding macro '%.*s' takes more than %zu steps through the macros it may not "
+                   "expand again (a chain of macros thousands deep?)",
+                   (int)tok->len, tok->text, MAX_HIDESET_STEPS);
+        pp->stop = new_eof(pp, tok->loc);
+        return false;
+    }
     if (pp->expansion_depth >= MAX_MACRO_NESTING) {
         diag_fatal(pp->diag, tok->loc, "macro invocations nested too deeply (more than %d levels)",
                    MAX_MACRO_NESTING);
