@@ -18,6 +18,7 @@
 #include "base/mem.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -709,6 +710,47 @@ static sgcc_status compile_into(const sgcc_options *options, const char *name, c
     return status;
 }
 
+/* The compiler's walks recurse over the tree (an expression `a + a + ...`
+ * of N terms is N deep), bounded by the nesting limits of docs/REFERENCE.md
+ * "Limits" (sema.h, preprocess.c).  So that those limits hold whatever
+ * stack the caller has (sgrt compiles at run time on the application's
+ * threads, which may have 256 KiB), a compilation runs on a thread of its
+ * own with this stack, reserved address space of which only the pages a
+ * deep input reaches are touched. */
+enum { COMPILE_STACK_SIZE = 128 << 20 };
+
+typedef struct CompileJob {
+    const sgcc_options *options;
+    const char *name, *text;
+    size_t length;
+    bool from_file;
+    sgcc_result **result;
+    sgcc_status status;
+} CompileJob;
+
+static void *compile_job(void *arg)
+{
+    CompileJob *job = arg;
+    job->status = compile_into(job->options, job->name, job->text, job->length, job->from_file,
+                               job->result);
+    return NULL;
+}
+
+static sgcc_status compile_on_own_stack(CompileJob *job)
+{
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) != 0)
+        return SGCC_ERROR_OUT_OF_MEMORY;
+    bool started = pthread_attr_setstacksize(&attr, COMPILE_STACK_SIZE) == 0 &&
+                   pthread_create(&thread, &attr, compile_job, job) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started)
+        return SGCC_ERROR_OUT_OF_MEMORY; /* no thread or no room for its stack */
+    pthread_join(thread, NULL);
+    return job->status;
+}
+
 /* Shared by both entry points: argument checks and default options. */
 static sgcc_status compile(const sgcc_options *options, const char *name, const char *text,
                            size_t length, bool from_file, sgcc_result **result)
@@ -721,7 +763,9 @@ static sgcc_status compile(const sgcc_options *options, const char *name, const 
     sgcc_options *defaults = NULL;
     if (!options && !(options = defaults = sgcc_options_create()))
         return SGCC_ERROR_OUT_OF_MEMORY;
-    sgcc_status status = compile_into(options, name, text, length, from_file, result);
+    CompileJob job = {.options = options, .name = name, .text = text, .length = length,
+                      .from_file = from_file, .result = result};
+    sgcc_status status = compile_on_own_stack(&job);
     sgcc_options_destroy(defaults);
     return status;
 }

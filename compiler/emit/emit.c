@@ -1302,6 +1302,10 @@ static void print_init_value(EmitCtx *ctx, const Node *value, const Type *dest)
         print_converted(ctx, value, PREC_ASSIGN, ctx->hooks->is_cxx);
 }
 
+/* The most `{}` a designated list may need filled in when printed
+ * positionally for C++ (print_init_list_positional). */
+enum { CXX_MAX_FILLED_SLOTS = 1 << 16 };
+
 /* Position of a single designator in an array or struct list, or -1. */
 static int64_t designator_position(const Type *ty, const Node *d)
 {
@@ -1324,14 +1328,27 @@ static bool print_init_list_positional(EmitCtx *ctx, const Node *list)
     const Type *ty = emit_canonical(list->ty);
     if (!ty || (ty->kind != TY_ARRAY && ty->kind != TY_STRUCT))
         return false;
-    int64_t count = 0, pos = 0;
-    for (const Node *e = list->items.head; e; e = e->next, pos++) {
+    int64_t count = 0, pos = 0, listed = 0;
+    const Node *furthest = NULL;
+    for (const Node *e = list->items.head; e; e = e->next, pos++, listed++) {
         if (e->kind == ND_DESIG_INIT) {
             if (e->items.count != 1 || (pos = designator_position(ty, e->items.head)) < 0)
                 return false;
         }
-        if (pos + 1 > count)
+        if (pos + 1 > count) {
             count = pos + 1;
+            furthest = e;
+        }
+    }
+    /* Each gap is printed: `{[100000000] = 1}` would be 400 MB of `{}, `.
+     * At least count - listed slots are gaps; past the limit that is an
+     * error (docs/REFERENCE.md "Limits"), before anything is allocated. */
+    if (count - listed > CXX_MAX_FILLED_SLOTS) {
+        emit_error(ctx, furthest->loc,
+                   "designated initializer leaves %" PRId64 " elements to fill in %s, which has no "
+                   "array designators (at most %d): assign the elements in statements instead",
+                   count - listed, ctx->hooks->target_name, CXX_MAX_FILLED_SLOTS);
+        return true;
     }
     const Node **slots = mem_zalloc((size_t)count, sizeof *slots);
     pos = 0;

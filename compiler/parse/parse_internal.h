@@ -72,6 +72,9 @@ typedef struct ParseContext {
     NodeList dropped_names;        /* ND_IDENT: names whose declarations error
                                       recovery dropped (ND_TRANSLATION_UNIT.args) */
     SrcLoc last_error_loc;         /* avoid two messages at one token */
+    Node *growing_string;          /* the literal parse_append_string builds: */
+    char *string_text;             /* its text (arena), string_length of */
+    size_t string_length, string_room; /* string_room bytes; doubles when full */
     const char **interned;         /* open-addressed set of spellings (parse_intern) */
     size_t intern_capacity, intern_count; /* capacity: a power of two, or 0 */
 } ParseContext;

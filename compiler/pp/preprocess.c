@@ -48,6 +48,19 @@ enum { MAX_INCLUDE_DEPTH = 200, PARAM_NONE = -1, PARAM_VA_OPT = -2 };
  * at the expansion that crossed it. */
 #define MAX_EXPANDED_TOKENS ((size_t)4 * 1024 * 1024)
 
+/* Expansions running inside one another: a macro's arguments are expanded
+ * while it is, so F(F(F(...))) nests one level per F (recursion through
+ * expand_macro, subst_range and expand_list).  Past this, a fatal error at
+ * the invocation that would go deeper. */
+enum { MAX_MACRO_NESTING = 4096 };
+
+/* The time rescanning costs: each token's hideset (the macros it may not
+ * expand again) is a list, as long as the chain of macros that made it, and
+ * each expansion walks it.  `#define A1 A0 A0` ... 5,000 levels deep makes
+ * few tokens per level but walks 5,000 names per token.  Past this many
+ * steps (a few seconds) the unit stops with a fatal error. */
+#define MAX_HIDESET_STEPS ((size_t)1 << 28)
+
 #define DIRECTIVES(X)                                                        \
     X(include) X(define) X(undef) X(if) X(ifdef) X(ifndef) X(elif)           \
     X(elifdef) X(elifndef) X(else) X(endif) X(line) X(error) X(warning)      \
@@ -153,6 +166,9 @@ struct Preprocessor {
     PPOptions options;     /* -I directories (the -D/-U ones are read at start) */
     unsigned counter;      /* __COUNTER__ */
     size_t copied_tokens;  /* made by macro expansion so far (MAX_EXPANDED_TOKENS) */
+    Token *expanding;      /* the innermost macro being expanded, or NULL */
+    size_t hideset_steps;  /* walked by hideset_contains (MAX_HIDESET_STEPS) */
+    int expansion_depth;   /* expansions running inside each other (MAX_MACRO_NESTING) */
     Token *stop;           /* after a fatal error: the EOF pp_next returns */
     bool in_if;            /* expanding an #if line: `defined X` is left alone */
     bool finished;         /* end of the main file reached and checked */
@@ -202,9 +218,15 @@ static Token *new_pp_token(Preprocessor *pp)
     return &p->tok;
 }
 
+static void expansion_too_big(Preprocessor *pp, const Token *t);
+
 static Token *copy_token(Preprocessor *pp, const Token *t)
 {
-    pp->copied_tokens++;
+    /* checked at each copy, so that nested expansions (the arguments of
+     * F(F(F(...))) are copied again at each level) stop as soon as they
+     * cross it, not when the outermost one is done */
+    if (++pp->copied_tokens > MAX_EXPANDED_TOKENS && !pp->stop)
+        expansion_too_big(pp, t);
     Token *copy = new_pp_token(pp);
     *copy = *t;
     copy->has_hideset = true;
@@ -320,11 +342,15 @@ static Macro *find_macro(Preprocessor *pp, const Token *t)
     return n ? n->macro : NULL;
 }
 
-static bool hideset_contains(const Hideset *hs, const Name *n)
+/* Each step is counted (MAX_HIDESET_STEPS): a chain of macros thousands
+ * deep gives every token a hideset as long. */
+static bool hideset_contains(Preprocessor *pp, const Hideset *hs, const Name *n)
 {
-    for (; hs; hs = hs->next)
+    for (; hs; hs = hs->next) {
+        pp->hideset_steps++;
         if (hs->name == n)
             return true;
+    }
     return false;
 }
 
@@ -333,7 +359,7 @@ static Hideset *hideset_union(Preprocessor *pp, const Hideset *a, Hideset *b)
 {
     Hideset head = {0}, *cur = &head;
     for (; a; a = a->next) {
-        if (hideset_contains(b, a->name))
+        if (hideset_contains(pp, b, a->name))
             continue;
         cur = cur->next = ARENA_NEW(pp->arena, Hideset);
         cur->name = a->name;
@@ -346,7 +372,7 @@ static Hideset *hideset_intersection(Preprocessor *pp, const Hideset *a, const H
 {
     Hideset head = {0}, *cur = &head;
     for (; a; a = a->next) {
-        if (!hideset_contains(b, a->name))
+        if (!hideset_contains(pp, b, a->name))
             continue;
         cur = cur->next = ARENA_NEW(pp->arena, Hideset);
         cur->name = a->name;
@@ -354,11 +380,16 @@ static Hideset *hideset_intersection(Preprocessor *pp, const Hideset *a, const H
     return head.next;
 }
 
-static Hideset *hideset_add(Preprocessor *pp, const Hideset *hs, Name *n)
+/* hs ∪ {n}, sharing hs: one node, not a copy of hs (a chain of 128 macros
+ * each made a copy of its caller's set for every expansion). */
+static Hideset *hideset_add(Preprocessor *pp, Hideset *hs, Name *n)
 {
+    if (hideset_contains(pp, hs, n))
+        return hs;
     Hideset *one = ARENA_NEW(pp->arena, Hideset);
     one->name = n;
-    return hideset_union(pp, hs, one);
+    one->next = hs;
+    return one;
 }
 
 /* ---- files and frames --------------------------------------------------- */
@@ -515,7 +546,7 @@ static Token *expand_list(Preprocessor *pp, Token *list)
     pp->tok = list;
     for (;;) {
         Token *t = pp->tok;
-        if (t->kind == TK_EOF)
+        if (t->kind == TK_EOF || pp->stop)
             break;
         pp->tok = t->next;
         if (pp->in_if && t->kind == TK_IDENT && same_text(t, "defined", 7)) {
@@ -545,6 +576,8 @@ static bool needs_expansion(Preprocessor *pp, const Token *t)
 
 static Token *expanded_arg(Preprocessor *pp, MacroArg *arg)
 {
+    if (!arg->expanded && pp->stop)
+        return arg->raw; /* after the fatal error: nothing more is made */
     if (!arg->expanded)
         arg->expanded = needs_expansion(pp, arg->raw) ? expand_list(pp, copy_list(pp, arg->raw))
                                                       : arg->raw;
@@ -718,7 +751,7 @@ static void subst_range(Subst *s, int from, int to)
 {
     Macro *m = s->m;
     bool placemarker = true; /* the last operand expanded to nothing */
-    for (int i = from; i < to;) {
+    for (int i = from; i < to && !s->pp->stop;) {
         Token *t = &m->body[i];
         int p = param_at(s, i);
         bool before_paste = i + 1 < to && is_punct(&m->body[i + 1], P_HASHHASH);
@@ -816,6 +849,8 @@ static MacroArg *collect_args(Preprocessor *pp, Macro *m, Token *site, Token **r
              * copies made by expansions never are (copy_token). */
             while (t->at_bol && is_punct(t, '#'))
                 t = directive_in_arguments(pp, site, t);
+            if (pp->stop)
+                return NULL; /* the expansion limit fired */
             if (t->kind == TK_EOF) {
                 diag_error(pp->diag, site->loc, "unterminated argument list invoking macro '%.*s'",
                            (int)site->len, site->text);
@@ -865,13 +900,53 @@ static MacroArg *collect_args(Preprocessor *pp, Macro *m, Token *site, Token **r
     return args;
 }
 
+/* The fatal error of MAX_EXPANDED_TOKENS, at the expansion running when it
+ * was crossed; every loop that copies tokens then stops at pp->stop. */
+static void expansion_too_big(Preprocessor *pp, const Token *t)
+{
+    const Token *site = pp->expanding ? pp->expanding : t;
+    diag_fatal(pp->diag, site->loc,
+               "expanding macro '%.*s' makes more than %zu tokens (does its expansion double at each level?)",
+               (int)site->len, site->text, MAX_EXPANDED_TOKENS);
+    pp->stop = new_eof(pp, site->loc);
+}
+
+static bool substitute(Preprocessor *pp, Token *tok, Name *name);
+
 /* If tok names a macro that may expand here, replaces it (and its
- * arguments) at the front of pp->tok and returns true. */
+ * arguments) at the front of pp->tok and returns true.  An expansion
+ * nests inside another while that one expands its arguments (F(F(F(x))));
+ * the depth is bounded like the parser's, not by the stack. */
 static bool expand_macro(Preprocessor *pp, Token *tok)
 {
     Name *name = find_name(pp, tok->text, tok->len);
-    if (!name || !name->macro || hideset_contains(hideset_of(tok), name))
+    if (pp->stop || !name || !name->macro || hideset_contains(pp, hideset_of(tok), name))
         return false;
+    if (pp->hideset_steps > MAX_HIDESET_STEPS) {
+        diag_fatal(pp->diag, tok->loc,
+                   "expanding macro '%.*s' takes more than %zu steps through the macros it may not "
+                   "expand again (a chain of macros thousands deep?)",
+                   (int)tok->len, tok->text, MAX_HIDESET_STEPS);
+        pp->stop = new_eof(pp, tok->loc);
+        return false;
+    }
+    if (pp->expansion_depth >= MAX_MACRO_NESTING) {
+        diag_fatal(pp->diag, tok->loc, "macro invocations nested too deeply (more than %d levels)",
+                   MAX_MACRO_NESTING);
+        pp->stop = new_eof(pp, tok->loc);
+        return false;
+    }
+    Token *outer = pp->expanding;
+    pp->expanding = tok;
+    pp->expansion_depth++;
+    bool expanded = substitute(pp, tok, name);
+    pp->expansion_depth--;
+    pp->expanding = outer;
+    return expanded;
+}
+
+static bool substitute(Preprocessor *pp, Token *tok, Name *name)
+{
     Macro *m = name->macro;
     if (m->handler) {
         Token *t = m->handler(pp, tok);
@@ -897,13 +972,8 @@ static bool expand_macro(Preprocessor *pp, Token *tok)
         hs = hideset_add(pp, hideset_of(tok), name);
     }
     subst_range(&s, 0, m->body_len);
-    if (pp->copied_tokens > MAX_EXPANDED_TOKENS) {
-        diag_fatal(pp->diag, tok->loc,
-                   "expanding macro '%.*s' makes more than %zu tokens (does its expansion double at each level?)",
-                   (int)tok->len, tok->text, MAX_EXPANDED_TOKENS);
-        pp->stop = new_eof(pp, tok->loc);
+    if (pp->stop)
         return true;
-    }
 
     for (Token *t = s.head.next; t; t = t->next)
         set_hideset(t, hideset_of(t) ? hideset_union(pp, hideset_of(t), hs) : hs);
@@ -1284,9 +1354,16 @@ typedef struct Value {
     bool is_unsigned;
 } Value;
 
+/* Parentheses and ?: nest the evaluation of an #if expression (recursive
+ * descent); past this depth it stops with an error instead of running out
+ * of stack.  Unary operators and chains of binary ones do not nest (an
+ * iterative loop each). */
+enum { MAX_IF_NESTING = 1 << 16 };
+
 typedef struct Eval {
     Preprocessor *pp;
     Token *tok;
+    int depth;             /* open parentheses and ?: (MAX_IF_NESTING) */
     bool live;             /* not in a short-circuited operand */
     bool failed;           /* an error was reported; stop */
 } Eval;
@@ -1443,6 +1520,16 @@ static void eval_expect(Eval *e, int punct, const Token *opener)
                    (int)e->tok->len, e->tok->text);
 }
 
+static bool enter_nesting(Eval *e, const Token *t)
+{
+    if (e->depth >= MAX_IF_NESTING) {
+        eval_error(e, t, "expression in #if too deeply nested (more than %d levels)", MAX_IF_NESTING);
+        return false;
+    }
+    e->depth++;
+    return true;
+}
+
 static Value eval_primary(Eval *e)
 {
     Token *t = e->tok;
@@ -1454,7 +1541,10 @@ static Value eval_primary(Eval *e)
     }
     e->tok = t->next;
     if (is_punct(t, '(')) {
+        if (!enter_nesting(e, t))
+            return signed_value(0);
         Value v = eval_expr(e);
+        e->depth--;
         eval_expect(e, ')', t);
         return v;
     }
@@ -1487,21 +1577,41 @@ static Value eval_primary(Eval *e)
     return signed_value(0);
 }
 
+static bool is_unary_operator(const Token *t)
+{
+    return is_punct(t, '+') || is_punct(t, '-') || is_punct(t, '~') || is_punct(t, '!');
+}
+
+static Value apply_unary(int op, Value v)
+{
+    switch (op) {
+    case '-': return (Value){0 - v.bits, v.is_unsigned};
+    case '~': return (Value){~v.bits, v.is_unsigned};
+    case '!': return signed_value(!is_true(v));
+    default: return v;
+    }
+}
+
+/* A run of prefix operators (`- - - ... 1` can be 200k long) is read in a
+ * loop and applied innermost first, walking the tokens back. */
 static Value eval_unary(Eval *e)
 {
-    if (eval_accept(e, '+'))
-        return eval_unary(e);
-    if (eval_accept(e, '-')) {
-        Value v = eval_unary(e);
-        return (Value){0 - v.bits, v.is_unsigned};
+    Token *first = e->tok;
+    int count = 0;
+    while (is_unary_operator(e->tok)) {
+        e->tok = e->tok->next;
+        count++;
     }
-    if (eval_accept(e, '~')) {
-        Value v = eval_unary(e);
-        return (Value){~v.bits, v.is_unsigned};
-    }
-    if (eval_accept(e, '!'))
-        return signed_value(!is_true(eval_unary(e)));
-    return eval_primary(e);
+    Value v = eval_primary(e);
+    if (count == 0)
+        return v;
+    Token **ops = mem_alloc(sizeof *ops * (size_t)count);
+    for (int i = 0; i < count; i++, first = first->next)
+        ops[i] = first;
+    for (int i = count - 1; i >= 0; i--)
+        v = apply_unary(ops[i]->punct, v);
+    free(ops);
+    return v;
 }
 
 /* Binary operators by precedence (higher binds tighter). */
@@ -1608,6 +1718,8 @@ static Value eval_cond(Eval *e)
     Token *question = e->tok;
     if (!eval_accept(e, '?'))
         return c;
+    if (!enter_nesting(e, question))
+        return c;
     bool saved_live = e->live;
     e->live = saved_live && is_true(c);
     Value a = eval_expr(e);
@@ -1615,6 +1727,7 @@ static Value eval_cond(Eval *e)
     e->live = saved_live && !is_true(c);
     Value b = eval_cond(e);
     e->live = saved_live;
+    e->depth--;
     Value r = is_true(c) ? a : b;
     r.is_unsigned = a.is_unsigned || b.is_unsigned;
     return r;

@@ -44,14 +44,16 @@ void sema_push_scope(Sema *s)
     Scope *scope = s->free_scopes;
     if (depth != 0 && scope) {
         s->free_scopes = scope->parent;
+        scope->buckets = SCOPE_BUCKETS;
         memset(scope->names, 0, sizeof(ScopeEntry *) * scope->buckets);
         memset(scope->tags, 0, sizeof(ScopeEntry *) * scope->buckets);
     } else {
         scope = ARENA_NEW(s->arena, Scope);
-        scope->buckets = depth == 0 ? FILE_SCOPE_BUCKETS : SCOPE_BUCKETS;
+        scope->buckets = scope->capacity = depth == 0 ? FILE_SCOPE_BUCKETS : SCOPE_BUCKETS;
         scope->names = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
         scope->tags = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, scope->buckets);
     }
+    scope->entries = 0;
     scope->parent = s->scope;
     scope->depth = depth;
     s->scope = scope;
@@ -84,10 +86,56 @@ void sema_pop_scope(Sema *s)
 
 static ScopeEntry *find_in(ScopeEntry *const *buckets, unsigned count, const char *name)
 {
-    for (ScopeEntry *e = buckets[name_hash(name) % count]; e; e = e->next)
+    for (ScopeEntry *e = buckets[name_hash(name) & (count - 1)]; e; e = e->next)
         if (strcmp(e->name, name) == 0)
             return e;
     return NULL;
+}
+
+/* Moves the entries of old[0..old_count) into the empty fresh[0..count);
+ * each chain keeps its order (the newest declaration of a name first). */
+static void rehash_into(ScopeEntry **fresh, unsigned count, ScopeEntry **old, unsigned old_count)
+{
+    for (unsigned b = 0; b < old_count; b++) {
+        ScopeEntry *reversed = NULL;
+        for (ScopeEntry *e = old[b], *next; e; e = next) {
+            next = e->next;
+            e->next = reversed;
+            reversed = e;
+        }
+        for (ScopeEntry *e = reversed, *next; e; e = next) {
+            next = e->next;
+            unsigned h = name_hash(e->name) & (count - 1);
+            e->next = fresh[h];
+            fresh[h] = e;
+        }
+    }
+}
+
+/* A block with thousands of locals (generated code) doubles its tables, so
+ * that lookups stay short; the bigger arrays stay with the recycled scope. */
+static void grow_scope(Sema *s, Scope *scope)
+{
+    unsigned count = scope->buckets * 2;
+    ScopeEntry **names = scope->names, **tags = scope->tags;
+    if (count > scope->capacity) {
+        scope->names = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, count);
+        scope->tags = ARENA_NEW_ARRAY(s->arena, ScopeEntry *, count);
+        scope->capacity = count;
+        rehash_into(scope->names, count, names, scope->buckets);
+        rehash_into(scope->tags, count, tags, scope->buckets);
+    } else {
+        /* the spare half is unused: move what the used half holds */
+        ScopeEntry **saved = mem_alloc(sizeof *saved * scope->buckets);
+        for (int which = 0; which < 2; which++) {
+            ScopeEntry **table = which ? tags : names;
+            memcpy(saved, table, sizeof *saved * scope->buckets);
+            memset(table, 0, sizeof *table * count);
+            rehash_into(table, count, saved, scope->buckets);
+        }
+        free(saved);
+    }
+    scope->buckets = count;
 }
 
 static void insert_in(Sema *s, ScopeEntry **buckets, unsigned count, const char *name,
@@ -98,7 +146,7 @@ static void insert_in(Sema *s, ScopeEntry **buckets, unsigned count, const char 
         s->free_entries = e->next;
     else
         e = ARENA_NEW(s->arena, ScopeEntry);
-    unsigned h = name_hash(name) % count;
+    unsigned h = name_hash(name) & (count - 1);
     e->name = name;
     e->sym = sym;
     e->tag = tag;
@@ -175,7 +223,18 @@ Type *sema_lookup_tag(Sema *s, const char *name, bool current_only)
     return NULL;
 }
 
-void sema_declare_tag(Sema *s, const char *name, Type *ty) { insert_in(s, s->scope->tags, s->scope->buckets, name, NULL, ty); }
+/* Makes room for one more name or tag in the current scope. */
+static void count_entry(Sema *s)
+{
+    if (++s->scope->entries > 2 * s->scope->buckets)
+        grow_scope(s, s->scope);
+}
+
+void sema_declare_tag(Sema *s, const char *name, Type *ty)
+{
+    count_entry(s);
+    insert_in(s, s->scope->tags, s->scope->buckets, name, NULL, ty);
+}
 
 /* Declares a new symbol in the current scope, reporting a redefinition
  * (the new symbol still shadows the old one so that later uses type-check). */
@@ -198,6 +257,7 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
     sym->scope_depth = s->scope->depth;
     sym->is_global = s->scope->depth == 0;
     sym->is_uniform = true;
+    count_entry(s);
     insert_in(s, s->scope->names, s->scope->buckets, name, sym, NULL);
     return sym;
 }
@@ -379,7 +439,6 @@ static Symbol *func_declare(Sema *s, DeclSpecs *ds, Declarator *d, Type *ty, con
         sym = prev;
     }
     if (!sym) {
-        ScopeEntry *e = ARENA_NEW(s->arena, ScopeEntry);
         sym = ARENA_NEW(s->arena, Symbol);
         sym->kind = SYM_FUNC;
         sym->name = name;
@@ -388,11 +447,8 @@ static Symbol *func_declare(Sema *s, DeclSpecs *ds, Declarator *d, Type *ty, con
         sym->index = s->declared_funcs.count;
         vec_push(&s->declared_funcs, sym);
         if (!prev) { /* a conflicting one is not entered: the first one stays visible */
-            unsigned h = name_hash(name) % s->scope->buckets;
-            e->name = name;
-            e->sym = sym;
-            e->next = s->scope->names[h];
-            s->scope->names[h] = e;
+            count_entry(s);
+            insert_in(s, s->scope->names, s->scope->buckets, name, sym, NULL);
         }
     }
     if (prev == sym && sym->is_kernel != ds->is_kernel && is_def)
@@ -845,9 +901,11 @@ void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options, 
         }
     }
     assign_spec_ids(&s);
-    sema_call_graph(&s);
-    for (int i = 0; i < s.functions.count; i++)
-        sema_uniformity(&s, s.functions.items[i]);
+    if (!s.too_deep) { /* the flow passes recurse over every expression */
+        sema_call_graph(&s);
+        for (int i = 0; i < s.functions.count; i++)
+            sema_uniformity(&s, s.functions.items[i]);
+    }
     if (root)
         fill_unit(&s, root);
     vec_free(&s.spec_consts);

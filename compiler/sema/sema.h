@@ -14,6 +14,13 @@ typedef struct SemaOptions {
                                  function can be left out of one target */
 } SemaOptions;
 
+/* The deepest expression sema accepts (docs/REFERENCE.md "Limits"): every
+ * later walk (flow analysis, the emitters) recurses over the tree, so this
+ * bounds their stack; libsgcc gives them a stack sized for it.  A chain like
+ * `a + a + ... + a` is one level per operator: 100k-term sums of generated
+ * code pass. */
+enum { SEMA_MAX_EXPR_NESTING = 1 << 17 };
+
 /* Annotates the tree in place and fills `tu`.  Reports errors to `diag`;
  * the emitters must not run when diag_has_errors(). */
 void sema_run(Arena *arena, Diag *diag, Node *root, const SemaOptions *options,

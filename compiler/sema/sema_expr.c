@@ -921,7 +921,16 @@ Type *sema_expr(Sema *s, Node *n)
         return s->t_err; /* a hole left by syntax-error recovery */
     if (n->ty)
         return n->ty;
+    if (s->expr_depth >= SEMA_MAX_EXPR_NESTING) {
+        /* once per expression: its outer levels see an error operand */
+        diag_error(s->diag, n->loc, "expression too deeply nested (more than %d levels)",
+                   SEMA_MAX_EXPR_NESTING);
+        s->too_deep = true;
+        return n->ty = s->t_err;
+    }
+    s->expr_depth++;
     Type *ty = expr_kind(s, n);
+    s->expr_depth--;
     n->ty = ty ? ty : s->t_err;
     if (n->ty != s->t_err && n->ty->kind == TY_DOUBLE && n->kind != ND_FLOAT_LIT)
         s->tu->uses_fp64 = true;

@@ -40,15 +40,22 @@ typedef struct ScopeEntry {
 typedef struct Scope {
     struct Scope *parent;
     int depth;     /* 0 file, 1 function parameters, 2+ blocks */
-    unsigned buckets;    /* size of names[] and tags[] */
+    unsigned buckets;    /* in use of names[] and tags[] (a power of two) */
+    unsigned capacity;   /* allocated: a recycled scope starts small again */
+    unsigned entries;    /* names and tags held: the tables double past 2 per bucket */
     ScopeEntry **names;
     ScopeEntry **tags;
 } Scope;
 
+typedef struct CaseTable {
+    struct Node **slots;   /* capacity (a power of two) slots, NULL when free */
+    unsigned capacity, count;
+} CaseTable;
+
 typedef struct SwitchCtx {
     struct SwitchCtx *outer;
     Type *cond_ty;
-    PtrVec cases;  /* ND_CASE nodes with folded values */
+    CaseTable cases;       /* ND_CASE nodes with folded values (sema_stmt.c) */
     Node *default_node;
 } SwitchCtx;
 
@@ -78,6 +85,8 @@ typedef struct Sema {
     Type *t_err;           /* type of an erroneous expression: silences follow-ons */
     Type *t_void_ptr;
     bool in_sizeof;        /* operand of sizeof: not evaluated */
+    int expr_depth;        /* sema_expr's nesting (SEMA_MAX_EXPR_NESTING) */
+    bool too_deep;         /* an expression went past it: no whole-unit passes */
 } Sema;
 
 /* ---- sema.c -------------------------------------------------------------- */

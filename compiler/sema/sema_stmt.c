@@ -28,7 +28,42 @@ static void switch_stmt(Sema *s, Node *n)
     s->sw = &sw;
     sema_stmt(s, n->body);
     s->sw = sw.outer;
-    vec_free(&sw.cases);
+    free(sw.cases.slots);
+}
+
+/* The case values of a switch, hashed (a generated switch can have 100k
+ * cases; comparing each with all before was quadratic): open addressing on
+ * the value, each slot the first ND_CASE with it. */
+static Node **case_slot(CaseTable *t, int64_t v)
+{
+    uint64_t h = (uint64_t)v * 0x9E3779B97F4A7C15u;
+    for (unsigned i = (unsigned)(h >> 32) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1))
+        if (!t->slots[i] || t->slots[i]->lhs->const_value == v)
+            return &t->slots[i];
+}
+
+static void case_table_grow(CaseTable *t)
+{
+    CaseTable bigger = {.capacity = t->capacity ? 2 * t->capacity : 64, .count = t->count};
+    bigger.slots = mem_zalloc(bigger.capacity, sizeof *bigger.slots);
+    for (unsigned i = 0; i < t->capacity; i++)
+        if (t->slots[i])
+            *case_slot(&bigger, t->slots[i]->lhs->const_value) = t->slots[i];
+    free(t->slots);
+    *t = bigger;
+}
+
+/* The earlier case with n's value, or NULL after recording n. */
+static Node *case_seen_before(CaseTable *t, Node *n)
+{
+    if (2 * (t->count + 1) > t->capacity)
+        case_table_grow(t);
+    Node **slot = case_slot(t, n->lhs->const_value);
+    if (*slot)
+        return *slot;
+    *slot = n;
+    t->count++;
+    return NULL;
 }
 
 static void case_stmt(Sema *s, Node *n)
@@ -39,15 +74,12 @@ static void case_stmt(Sema *s, Node *n)
     } else if (sema_int_const(s, n->lhs, &v, "case value")) {
         n->lhs = sema_implicit_cast(s, n->lhs, s->sw->cond_ty);
         v = n->lhs->const_value;
-        for (int i = 0; i < s->sw->cases.count && !n->lhs->depends_on_spec_const; i++) {
-            Node *other = s->sw->cases.items[i];
-            if (!other->lhs->depends_on_spec_const && other->lhs->const_value == v) {
-                diag_error(s->diag, n->lhs->loc, "duplicate case value '%lld'", (long long)v);
-                diag_note(s->diag, other->lhs->loc, "previous case defined here");
-                break;
-            }
+        /* a value that depends on a spec constant is known only at build time */
+        Node *other = n->lhs->depends_on_spec_const ? NULL : case_seen_before(&s->sw->cases, n);
+        if (other) {
+            diag_error(s->diag, n->lhs->loc, "duplicate case value '%lld'", (long long)v);
+            diag_note(s->diag, other->lhs->loc, "previous case defined here");
         }
-        vec_push(&s->sw->cases, n);
     }
     if (n->body)
         sema_stmt(s, n->body);

@@ -10,6 +10,7 @@
  * computed on the host. */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,90 @@ START_TEST(compile_errors_have_caret_text)
     EXPECT(SGRT_ERROR_INVALID_ARGUMENT,
            sgrt_program_create_from_source(ctx, NULL, NULL, NULL, &p));
     EXPECT(SGRT_ERROR_IO, sgrt_program_create_from_file(ctx, "/nonexistent/x.sgc", NULL, &p));
+}
+END_TEST
+
+/* ---- a run-time compile of deep input on a small thread stack (issue 35) */
+
+/* `out[0] = a + a + ... + a;` with `terms` terms: as deep as it is long. */
+static char *long_sum_source(int terms)
+{
+    static const char head[] = "kernel void sum(global int *out, int a)\n{\n    out[0] = a";
+    static const char tail[] = ";\n}\n";
+    size_t size = sizeof head + (size_t)terms * 4 + sizeof tail;
+    char *src = malloc(size), *p = src;
+    ck_assert_ptr_nonnull(src);
+    p += sprintf(p, "%s", head);
+    for (int i = 1; i < terms; i++)
+        p += sprintf(p, " + a");
+    sprintf(p, "%s", tail);
+    return src;
+}
+
+typedef struct DeepCompile {
+    const char *src;
+    sgrt_program *program;
+    sgrt_status status;
+    char message[2048];    /* sgrt_last_error() is per thread */
+} DeepCompile;
+
+static void *compile_deep(void *arg)
+{
+    DeepCompile *job = arg;
+    job->status = sgrt_program_create_from_source(ctx, job->src, "deep.sgc", NULL, &job->program);
+    snprintf(job->message, sizeof job->message, "%s", sgrt_last_error());
+    return NULL;
+}
+
+/* The application's thread has 256 KiB of stack, less than the tree walks
+ * of a 3,000-term sum needed (a crash before the compiler took a stack of
+ * its own). */
+static sgrt_status compile_on_small_stack(const char *src, sgrt_program **program, char *message,
+                                          size_t size)
+{
+    static DeepCompile job; /* not on this test's stack either */
+    memset(&job, 0, sizeof job);
+    job.src = src;
+    pthread_attr_t attr;
+    pthread_t thread;
+    ck_assert_int_eq(pthread_attr_init(&attr), 0);
+    ck_assert_int_eq(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+    ck_assert_int_eq(pthread_create(&thread, &attr, compile_deep, &job), 0);
+    ck_assert_int_eq(pthread_join(thread, NULL), 0);
+    pthread_attr_destroy(&attr);
+    *program = job.program;
+    snprintf(message, size, "%s", job.message);
+    return job.status;
+}
+
+START_TEST(deep_source_on_a_small_thread_stack)
+{
+    enum { TERMS = 3000, A = 7 };
+    char *src = long_sum_source(TERMS);
+    sgrt_program *p = NULL;
+    char msg[2048];
+    OK(compile_on_small_stack(src, &p, msg, sizeof msg));
+    free(src);
+    OK(sgrt_program_build(p, NULL));
+    sgrt_buffer *bo = buffer_from(NULL, sizeof(int));
+    sgrt_kernel *k = NULL;
+    int a = A, out = 0;
+    OK(sgrt_kernel_get(p, "sum", &k));
+    OK(sgrt_kernel_set_arg_buffer(k, 0, bo));
+    OK(sgrt_kernel_set_arg_scalar(k, 1, SGRT_TYPE_INT, &a));
+    sgrt_launch_dims dims = {.dims = 1, .global = {1}, .local = {1}};
+    OK(sgrt_kernel_launch(k, &dims, NULL));
+    OK(sgrt_buffer_read(bo, 0, sizeof out, &out));
+    ck_assert_int_eq(out, TERMS * A);
+    OK(sgrt_buffer_free(bo));
+    OK(sgrt_program_free(p));
+
+    /* Past the nesting limit (docs/REFERENCE.md "Limits"): a located error. */
+    src = long_sum_source(140000);
+    EXPECT(SGRT_ERROR_COMPILE, compile_on_small_stack(src, &p, msg, sizeof msg));
+    free(src);
+    ck_assert_msg(strstr(msg, "deep.sgc:3:") && strstr(msg, "expression too deeply nested"),
+                  "message: %.300s", msg);
 }
 END_TEST
 
@@ -451,6 +536,7 @@ static Suite *compile_suite(void)
     tcase_add_test(tc, has_include_turning_true_is_a_miss);
     tcase_add_test(tc, fifos_devices_and_huge_files_are_refused);
     tcase_add_test(tc, stale_cache_temporaries_are_swept);
+    tcase_add_test(tc, deep_source_on_a_small_thread_stack);
     return s;
 }
 
