@@ -70,6 +70,9 @@ typedef struct Member {
     Type *ty;
     int offset;            /* byte offset (informational) */
     SrcLoc loc;
+    bool defines_record;   /* the member's specifiers define its struct or union
+                              (`struct in { int x; } *p;`), so the printer puts
+                              the body there; else the tag is only a reference */
 } Member;
 
 typedef struct Param {

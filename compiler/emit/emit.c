@@ -397,7 +397,8 @@ typedef struct DeclInfo {
     const Symbol *fn;         /* set for the outermost declarator of a function */
     bool keep_name;           /* a kernel: printed exactly as written */
     const char *typedef_self; /* name a typedef declares (not used as spelling) */
-    bool member_scope;        /* printing struct members: nested definitions */
+    bool member_scope;        /* a member whose specifiers define its record:
+                                 the body is printed there (nested) */
     SrcLoc loc;
 } DeclInfo;
 
@@ -438,7 +439,7 @@ static void print_struct_body(EmitCtx *ctx, const Type *ty)
      * statements, and members written on one line print one per line. */
     for (const Member *m = ty->members; m; m = m->next) {
         emit_line_begin(ctx, (SrcLoc){0, 0});
-        DeclInfo di = {.role = AS_ROLE_OTHER, .member_scope = true, .loc = m->loc};
+        DeclInfo di = {.role = AS_ROLE_OTHER, .member_scope = m->defines_record, .loc = m->loc};
         print_decl(ctx, m->ty, m->name, &di);
         out_str(ctx, ";");
         emit_line_end(ctx);
@@ -490,13 +491,15 @@ static void print_record_base(EmitCtx *ctx, const Type *ty, const DeclInfo *di)
         emit_name(ctx, ty->tag);
     }
     if ((here || nested || !ty->tag) && !record_defined(ctx, canon)) {
+        /* Marked before the body: a member `struct node *next` inside it
+         * then prints the tag alone instead of the body again. */
+        if (ty->tag)
+            mark_record_defined(ctx, canon);
         out_str(ctx, " ");
         if (ty->kind == TY_ENUM)
             print_enum_body(ctx, di->record_spec);
         else
             print_struct_body(ctx, canon);
-        if (ty->tag)
-            mark_record_defined(ctx, canon);
     }
 }
 
@@ -1895,8 +1898,10 @@ static void print_function_decl(EmitCtx *ctx, const Symbol *fn, const Type *ty, 
 static void hoist_nested_records(EmitCtx *ctx, const Type *record)
 {
     for (const Member *m = emit_canonical(record)->members; m; m = m->next) {
+        if (!m->defines_record)
+            continue; /* `struct b *p`: a reference, C++ declares b outside */
         const Type *t = m->ty;
-        while (t && !t->typedef_name && t->kind == TY_ARRAY)
+        while (t && !t->typedef_name && (t->kind == TY_ARRAY || t->kind == TY_PTR))
             t = t->base;
         const Type *canon = emit_canonical(t);
         if (!canon || (canon->kind != TY_STRUCT && canon->kind != TY_UNION) || !m->name ||

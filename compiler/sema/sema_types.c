@@ -775,11 +775,12 @@ static bool member_type_ok(Sema *s, Type *ty, SrcLoc loc, const char *name)
     return true;
 }
 
-static void add_member(Sema *s, Type *rec, Member ***tail, const char *name, Type *ty, SrcLoc loc)
+static Member *add_member(Sema *s, Type *rec, Member ***tail, const char *name, Type *ty,
+                          SrcLoc loc)
 {
     if (name && find_member_in(rec, name)) {
         diag_error(s->diag, loc, "duplicate member '%s'", name);
-        return;
+        return NULL;
     }
     Member *m = ARENA_NEW(s->arena, Member);
     m->name = name;
@@ -799,6 +800,13 @@ static void add_member(Sema *s, Type *rec, Member ***tail, const char *name, Typ
         rec->align = align;
     **tail = m;
     *tail = &m->next;
+    return m;
+}
+
+/* Whether a member declaration's specifiers hold a struct or union body. */
+static bool specs_define_record(const DeclSpecs *ds)
+{
+    return ds->record && ds->record->kind == ND_RECORD_SPEC && ds->record->has_body;
 }
 
 static void layout_record(Sema *s, Type *rec, Node *spec)
@@ -818,8 +826,11 @@ static void layout_record(Sema *s, Type *rec, Node *spec)
         }
         if (d->items.count == 0) { /* anonymous struct/union member */
             if (member_type_ok(s, base, d->loc, NULL) &&
-                (base->kind == TY_STRUCT || base->kind == TY_UNION))
-                add_member(s, rec, &tail, NULL, base, d->loc);
+                (base->kind == TY_STRUCT || base->kind == TY_UNION)) {
+                Member *added = add_member(s, rec, &tail, NULL, base, d->loc);
+                if (added)
+                    added->defines_record = specs_define_record(d->decl_specs);
+            }
             continue;
         }
         for (Node *m = d->items.head; m; m = m->next) {
@@ -830,8 +841,11 @@ static void layout_record(Sema *s, Type *rec, Node *spec)
             }
             Type *ty = sema_declarator(s, base, m->declarator, false);
             m->ty = ty;
+            Member *added = NULL;
             if (member_type_ok(s, ty, m->loc, nd ? nd->name : NULL))
-                add_member(s, rec, &tail, nd ? nd->name : NULL, ty, m->loc);
+                added = add_member(s, rec, &tail, nd ? nd->name : NULL, ty, m->loc);
+            if (added)
+                added->defines_record = specs_define_record(d->decl_specs);
         }
     }
     rec->size = (rec->size + rec->align - 1) / rec->align * rec->align;
