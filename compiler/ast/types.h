@@ -93,6 +93,10 @@ extern const ScalarType scalar_types[TY_LAST_SCALAR + 1];
 
 static inline bool type_kind_is_scalar(TypeKind kind) { return kind <= TY_LAST_SCALAR; }
 
+/* The largest object, in bytes: Type.size is an int.  A larger array or
+ * record is an error at its declarator (docs/REFERENCE.md "Limits"). */
+#define TYPE_MAX_OBJECT_SIZE INT32_MAX
+
 struct Type {
     TypeKind kind;
     int size;              /* bytes; -1 if incomplete or not an object */

@@ -520,9 +520,24 @@ static uint32_t decode_char(ParseContext *ctx, SrcLoc loc, const char **p, const
     return v;
 }
 
+/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
+ * (found by fuzzing) would silently cut it: an error instead.  `what`
+ * names the literal. */
+static bool literal_has_nul(ParseContext *ctx, const Token *tok, const char *what)
+{
+    if (!memchr(tok->text, '\0', tok->len))
+        return false;
+    diag_error(ctx->diag, tok->loc, "null character in %s", what);
+    return true;
+}
+
 Node *parse_char(ParseContext *ctx, const Token *tok)
 {
     Node *n = ast_new(ctx->arena, ND_CHAR_LIT, tok->loc);
+    if (literal_has_nul(ctx, tok, "character constant")) {
+        n->text = "'\\0'"; /* the text would end at the NUL (issue 35, item 10) */
+        return n;
+    }
     n->text = arena_strndup(ctx->arena, tok->text, tok->len);
     const char *p = memchr(tok->text, '\'', tok->len);
     const char *end = tok->text + tok->len - 1; /* the closing quote */
@@ -549,14 +564,9 @@ Node *parse_char(ParseContext *ctx, const Token *tok)
     return n;
 }
 
-/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
- * (found by fuzzing) would silently cut it: an error instead. */
 static bool string_has_nul(ParseContext *ctx, const Token *tok)
 {
-    if (!memchr(tok->text, '\0', tok->len))
-        return false;
-    diag_error(ctx->diag, tok->loc, "null character in string literal");
-    return true;
+    return literal_has_nul(ctx, tok, "string literal");
 }
 
 Node *parse_string(ParseContext *ctx, const Token *tok)

@@ -661,6 +661,36 @@ static void func_params(Sema *s, Type *fn, Declarator *d)
     fn->has_prototype = true;
 }
 
+/* Whether `len` elements of `elem` exceed TYPE_MAX_OBJECT_SIZE. */
+static bool array_too_large(const Type *elem, int64_t len)
+{
+    int size = type_size(elem);
+    return len > 0 && size > 0 && len > TYPE_MAX_OBJECT_SIZE / size;
+}
+
+static bool is_error_array(const Sema *s, const Type *ty)
+{
+    if (ty->kind != TY_ARRAY)
+        return false;
+    while (ty->kind == TY_ARRAY)
+        ty = ty->base;
+    return ty == s->t_err;
+}
+
+/* An array too large for an object: reported at the dimension that passes
+ * the limit; the result is an array of the error type in the elements'
+ * address space, which the outer dimensions keep as it is (derive) and the
+ * declaration does not report again. */
+static Type *too_large_array(Sema *s, Type *elem, int64_t len, Declarator *p)
+{
+    diag_error(s->diag, p->loc, "array is too large: %lld elements of %d bytes exceed the "
+               "object size limit of %d bytes", (long long)len, type_size(elem),
+               TYPE_MAX_OBJECT_SIZE);
+    Type *err = type_array(s, s->t_err, 1, p->array_len);
+    err->addr_space = elem->addr_space;
+    return err;
+}
+
 static Type *derive(Sema *s, Type *ty, Declarator *p)
 {
     switch (p->kind) {
@@ -674,6 +704,8 @@ static Type *derive(Sema *s, Type *ty, Declarator *p)
     }
     case DECL_ARRAY: {
         int64_t len = array_length(s, p);
+        if (is_error_array(s, ty))
+            return ty; /* too large already (too_large_array) */
         if (ty->kind == TY_FUNC) {
             diag_error(s->diag, p->loc, "array of functions is not allowed");
             return s->t_err;
@@ -686,6 +718,8 @@ static Type *derive(Sema *s, Type *ty, Declarator *p)
             diag_error(s->diag, p->loc, "group value cannot escape the scope where it was created");
             return s->t_err;
         }
+        if (array_too_large(ty, len))
+            return too_large_array(s, ty, len, p);
         return type_array(s, ty, len, p->array_len);
     }
     case DECL_FUNC: {
@@ -788,6 +822,13 @@ static Member *add_member(Sema *s, Type *rec, Member ***tail, const char *name, 
     m->loc = loc;
     int align = ty->align > 0 ? ty->align : 1;
     int size = type_size(ty);
+    int64_t start = rec->kind == TY_UNION ? 0 : ((int64_t)rec->size + align - 1) / align * align;
+    if (start + size > TYPE_MAX_OBJECT_SIZE - align) { /* room for the tail padding too */
+        diag_error(s->diag, loc, "%s is too large: this member takes it past the object size "
+                   "limit of %d bytes", rec->kind == TY_UNION ? "union" : "struct",
+                   TYPE_MAX_OBJECT_SIZE);
+        return NULL;
+    }
     if (rec->kind == TY_UNION) {
         m->offset = 0;
         if (size > rec->size)
