@@ -18,6 +18,7 @@
 #include "emit/emit_internal.h"
 #include "emit/emit_lowering.h"
 #include "emit/emit_spelling.h"
+#include "base/literal.h"
 #include "base/mem.h"
 
 #include <inttypes.h>
@@ -1722,8 +1723,8 @@ static void print_storage(EmitCtx *ctx, const DeclSpecs *ds)
 }
 
 /* The bytes of a string literal's spelling (one or more quoted pieces),
- * escapes decoded; returns the count, or -1 for a spelling it does not
- * know (a prefix such as L or u8). */
+ * escapes decoded (base/literal.h); returns the count, or -1 for a spelling
+ * it does not know (a prefix such as L or u8). */
 static int decode_string(const char *text, unsigned char *bytes, int capacity)
 {
     int n = 0;
@@ -1735,30 +1736,13 @@ static int decode_string(const char *text, unsigned char *bytes, int capacity)
             }
             return -1;
         }
-        for (p++; *p && *p != '"'; n++) {
+        const char *close = p + 1;
+        while (*close && *close != '"')
+            close += *close == '\\' && close[1] ? 2 : 1;
+        for (p++; p < close; n++) {
             if (n >= capacity)
                 return -1;
-            if (*p != '\\') {
-                bytes[n] = (unsigned char)*p++;
-                continue;
-            }
-            p++;
-            const char *simple = strchr("n\nt\tr\ra\ab\bf\fv\v", *p);
-            if (*p && simple && (simple - "n\nt\tr\ra\ab\bf\fv\v") % 2 == 0) {
-                bytes[n] = (unsigned char)simple[1];
-                p++;
-            } else if (*p == 'x') {
-                char *end;
-                bytes[n] = (unsigned char)strtoul(p + 1, &end, 16);
-                p = end;
-            } else if (*p >= '0' && *p <= '7') {
-                unsigned v = 0;
-                for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++)
-                    v = v * 8 + (unsigned)(*p++ - '0');
-                bytes[n] = (unsigned char)v;
-            } else {
-                bytes[n] = (unsigned char)*p++; /* \\ \' \" \? */
-            }
+            bytes[n] = (unsigned char)literal_decode_char(&p, close).value;
         }
         if (*p == '"')
             p++;
