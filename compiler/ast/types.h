@@ -70,6 +70,9 @@ typedef struct Member {
     Type *ty;
     int offset;            /* byte offset (informational) */
     SrcLoc loc;
+    bool defines_record;   /* the member's specifiers define its struct or union
+                              (`struct in { int x; } *p;`), so the printer puts
+                              the body there; else the tag is only a reference */
 } Member;
 
 typedef struct Param {
@@ -89,6 +92,10 @@ typedef struct ScalarType {
 extern const ScalarType scalar_types[TY_LAST_SCALAR + 1];
 
 static inline bool type_kind_is_scalar(TypeKind kind) { return kind <= TY_LAST_SCALAR; }
+
+/* The largest object, in bytes: Type.size is an int.  A larger array or
+ * record is an error at its declarator (docs/REFERENCE.md "Limits"). */
+#define TYPE_MAX_OBJECT_SIZE INT32_MAX
 
 struct Type {
     TypeKind kind;

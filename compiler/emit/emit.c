@@ -18,6 +18,7 @@
 #include "emit/emit_internal.h"
 #include "emit/emit_lowering.h"
 #include "emit/emit_spelling.h"
+#include "base/literal.h"
 #include "base/mem.h"
 
 #include <inttypes.h>
@@ -397,7 +398,8 @@ typedef struct DeclInfo {
     const Symbol *fn;         /* set for the outermost declarator of a function */
     bool keep_name;           /* a kernel: printed exactly as written */
     const char *typedef_self; /* name a typedef declares (not used as spelling) */
-    bool member_scope;        /* printing struct members: nested definitions */
+    bool member_scope;        /* a member whose specifiers define its record:
+                                 the body is printed there (nested) */
     SrcLoc loc;
 } DeclInfo;
 
@@ -438,7 +440,7 @@ static void print_struct_body(EmitCtx *ctx, const Type *ty)
      * statements, and members written on one line print one per line. */
     for (const Member *m = ty->members; m; m = m->next) {
         emit_line_begin(ctx, (SrcLoc){0, 0});
-        DeclInfo di = {.role = AS_ROLE_OTHER, .member_scope = true, .loc = m->loc};
+        DeclInfo di = {.role = AS_ROLE_OTHER, .member_scope = m->defines_record, .loc = m->loc};
         print_decl(ctx, m->ty, m->name, &di);
         out_str(ctx, ";");
         emit_line_end(ctx);
@@ -490,13 +492,15 @@ static void print_record_base(EmitCtx *ctx, const Type *ty, const DeclInfo *di)
         emit_name(ctx, ty->tag);
     }
     if ((here || nested || !ty->tag) && !record_defined(ctx, canon)) {
+        /* Marked before the body: a member `struct node *next` inside it
+         * then prints the tag alone instead of the body again. */
+        if (ty->tag)
+            mark_record_defined(ctx, canon);
         out_str(ctx, " ");
         if (ty->kind == TY_ENUM)
             print_enum_body(ctx, di->record_spec);
         else
             print_struct_body(ctx, canon);
-        if (ty->tag)
-            mark_record_defined(ctx, canon);
     }
 }
 
@@ -1744,8 +1748,8 @@ static void print_storage(EmitCtx *ctx, const DeclSpecs *ds)
 }
 
 /* The bytes of a string literal's spelling (one or more quoted pieces),
- * escapes decoded; returns the count, or -1 for a spelling it does not
- * know (a prefix such as L or u8). */
+ * escapes decoded (base/literal.h); returns the count, or -1 for a spelling
+ * it does not know (a prefix such as L or u8). */
 static int decode_string(const char *text, unsigned char *bytes, int capacity)
 {
     int n = 0;
@@ -1757,30 +1761,13 @@ static int decode_string(const char *text, unsigned char *bytes, int capacity)
             }
             return -1;
         }
-        for (p++; *p && *p != '"'; n++) {
+        const char *close = p + 1;
+        while (*close && *close != '"')
+            close += *close == '\\' && close[1] ? 2 : 1;
+        for (p++; p < close; n++) {
             if (n >= capacity)
                 return -1;
-            if (*p != '\\') {
-                bytes[n] = (unsigned char)*p++;
-                continue;
-            }
-            p++;
-            const char *simple = strchr("n\nt\tr\ra\ab\bf\fv\v", *p);
-            if (*p && simple && (simple - "n\nt\tr\ra\ab\bf\fv\v") % 2 == 0) {
-                bytes[n] = (unsigned char)simple[1];
-                p++;
-            } else if (*p == 'x') {
-                char *end;
-                bytes[n] = (unsigned char)strtoul(p + 1, &end, 16);
-                p = end;
-            } else if (*p >= '0' && *p <= '7') {
-                unsigned v = 0;
-                for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++)
-                    v = v * 8 + (unsigned)(*p++ - '0');
-                bytes[n] = (unsigned char)v;
-            } else {
-                bytes[n] = (unsigned char)*p++; /* \\ \' \" \? */
-            }
+            bytes[n] = (unsigned char)literal_decode_char(&p, close).value;
         }
         if (*p == '"')
             p++;
@@ -1920,8 +1907,10 @@ static void print_function_decl(EmitCtx *ctx, const Symbol *fn, const Type *ty, 
 static void hoist_nested_records(EmitCtx *ctx, const Type *record)
 {
     for (const Member *m = emit_canonical(record)->members; m; m = m->next) {
+        if (!m->defines_record)
+            continue; /* `struct b *p`: a reference, C++ declares b outside */
         const Type *t = m->ty;
-        while (t && !t->typedef_name && t->kind == TY_ARRAY)
+        while (t && !t->typedef_name && (t->kind == TY_ARRAY || t->kind == TY_PTR))
             t = t->base;
         const Type *canon = emit_canonical(t);
         if (!canon || (canon->kind != TY_STRUCT && canon->kind != TY_UNION) || !m->name ||

@@ -238,46 +238,77 @@ static void close_block(EmitCtx *ctx)
 /* Statement lists: the rest after an exit runs guarded                    */
 /* ===================================================================== */
 
-static void print_list(EmitCtx *ctx, Tangle *t, const Node *head, const Node *rest,
-                       const Node *end);
-
-/* The items from `rest` up to `end`, run by the work-items that set none of
- * the flags in `ex`: their own mask is a ballot over the current one. */
-static void print_rest_guarded(EmitCtx *ctx, Tangle *t, unsigned ex, const Node *rest,
-                               const Node *end)
+/* Opens the guard of the items after an exit: the work-items of the list's
+ * mask (`entry`, all still present: nothing left early) that set none of the
+ * flags in `left`, their own mask a ballot over the list's. */
+static void open_rest_guard(EmitCtx *ctx, Tangle *t, const Scope *entry, unsigned left)
 {
     char name[48], pred[200];
     snprintf(name, sizeof name, "sgc_tangle_rest_%d", ++t->counter);
-    not_flags(t, ex, pred, sizeof pred);
-    ballot_line(ctx, name, t->scope.mask, pred, "the work-items that did not leave");
+    t->scope = *entry;
+    not_flags(t, left, pred, sizeof pred);
+    ballot_line(ctx, name, entry->mask, pred, "the work-items that did not leave");
     line(ctx, "if (%s) {", pred);
-    Scope saved = t->scope;
     snprintf(t->scope.mask, sizeof t->scope.mask, "%s", name);
     t->scope.div = all_divergent;
     ctx->indent++;
-    print_list(ctx, t, rest, rest->next, end);
+}
+
+static void close_rest_guard(EmitCtx *ctx)
+{
     ctx->indent--;
-    t->scope = saved;
     line(ctx, "}");
 }
 
-/* `head`, then the items from `rest` up to `end` (NULL: the list's end);
- * after an item that may set a flag, the remaining ones run guarded. */
+/* Whether the guarded run of items from `item` (up to `end`, and up to the
+ * first that may set a flag) declares something at its own level: a later
+ * run, guarded apart, could not see it. */
+static bool run_declares(const Node *item, const Node *end)
+{
+    for (; item && item != end; item = item->next) {
+        if (item->kind == ND_DECL)
+            return true;
+        if (exits_of(item, all_divergent))
+            return false;
+    }
+    return false;
+}
+
+/* `head`, then the items from `rest` up to `end` (NULL: the list's end).
+ * After an item that may set a flag the next items run guarded, each run up
+ * to the next such item in a guard of its own at this level (the flags only
+ * accumulate, so each guard tests all of them so far), so that a function
+ * with many divergent exits does not nest its output deeper at every exit
+ * (issue 35, item 4).  A run that declares something holds the rest of the
+ * list instead. */
 static void print_list(EmitCtx *ctx, Tangle *t, const Node *head, const Node *rest,
                        const Node *end)
 {
+    Scope entry = t->scope;
+    unsigned left = 0; /* the flags the items so far may set */
+    bool guarded = false;
     for (;;) {
         emit_stmt(ctx, head);
         unsigned ex = exits_of(head, t->scope.div);
         if (rest == end)
-            return;
+            break;
         if (ex) {
-            print_rest_guarded(ctx, t, ex, rest, end);
-            return;
+            left |= ex;
+            if (guarded)
+                close_rest_guard(ctx);
+            open_rest_guard(ctx, t, &entry, left);
+            guarded = true;
+            if (run_declares(rest, end)) {
+                print_list(ctx, t, rest, rest->next, end);
+                break;
+            }
         }
         head = rest;
         rest = rest->next;
     }
+    if (guarded)
+        close_rest_guard(ctx);
+    t->scope = entry;
 }
 
 static void print_items(EmitCtx *ctx, Tangle *t, const Node *item, const Node *end)

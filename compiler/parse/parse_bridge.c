@@ -13,6 +13,7 @@
 
 #include "parse/parse_internal.h"
 #include "base/hash.h"
+#include "base/literal.h"
 #include "base/mem.h"
 #include "parse.tab.h"
 
@@ -473,90 +474,49 @@ Node *parse_number(ParseContext *ctx, const Token *tok)
     return n;
 }
 
-/* Decodes one (possibly escaped) character at *p; advances *p. */
-static uint32_t decode_char(ParseContext *ctx, SrcLoc loc, const char **p, const char *end)
+/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
+ * (found by fuzzing) would silently cut it: an error instead.  `what`
+ * names the literal. */
+static bool literal_has_nul(ParseContext *ctx, const Token *tok, const char *what)
 {
-    const char *s = *p;
-    if (*s != '\\') {
-        *p = s + 1;
-        return (unsigned char)*s;
-    }
-    s++;
-    if (s >= end) {
-        *p = s;
-        return '\\';
-    }
-    uint32_t v = 0;
-    switch (*s) {
-    case 'n': v = '\n'; s++; break;
-    case 't': v = '\t'; s++; break;
-    case 'r': v = '\r'; s++; break;
-    case 'a': v = '\a'; s++; break;
-    case 'b': v = '\b'; s++; break;
-    case 'f': v = '\f'; s++; break;
-    case 'v': v = '\v'; s++; break;
-    case 'e': v = 27; s++; break;
-    case '\\': case '\'': case '"': case '?': v = (unsigned char)*s++; break;
-    case 'x':
-        s++;
-        if (s >= end || !isxdigit((unsigned char)*s))
-            diag_error(ctx->diag, loc, "\\x used with no following hex digits");
-        while (s < end && isxdigit((unsigned char)*s)) {
-            v = v * 16 + (uint32_t)(isdigit((unsigned char)*s) ? *s - '0' : tolower(*s) - 'a' + 10);
-            s++;
-        }
-        break;
-    default:
-        if (*s >= '0' && *s <= '7') {
-            for (int k = 0; k < 3 && s < end && *s >= '0' && *s <= '7'; k++)
-                v = v * 8 + (uint32_t)(*s++ - '0');
-        } else {
-            diag_warning(ctx->diag, WARN_UNKNOWN_ESCAPE_SEQUENCE, loc,
-                         "unknown escape sequence '\\%c'", *s);
-            v = (unsigned char)*s++;
-        }
-    }
-    *p = s;
-    return v;
+    if (!memchr(tok->text, '\0', tok->len))
+        return false;
+    diag_error(ctx->diag, tok->loc, "null character in %s", what);
+    return true;
 }
 
 Node *parse_char(ParseContext *ctx, const Token *tok)
 {
     Node *n = ast_new(ctx->arena, ND_CHAR_LIT, tok->loc);
+    if (literal_has_nul(ctx, tok, "character constant")) {
+        n->text = "'\\0'"; /* the text would end at the NUL (issue 35, item 10) */
+        return n;
+    }
     n->text = arena_strndup(ctx->arena, tok->text, tok->len);
-    const char *p = memchr(tok->text, '\'', tok->len);
-    const char *end = tok->text + tok->len - 1; /* the closing quote */
-    if (!p || end <= p) {
+    const char *open = memchr(tok->text, '\'', tok->len);
+    if (!open || tok->text + tok->len - 1 <= open) {
         diag_error(ctx->diag, tok->loc, "malformed character constant");
         return n;
     }
-    p++;
-    if (p == end) {
+    LiteralConstant c;
+    if (!literal_char_constant(tok->text, tok->len, &c)) {
         diag_error(ctx->diag, tok->loc, "empty character constant");
         return n;
     }
-    int count = 0;
-    uint64_t value = 0;
-    while (p < end) {
-        uint32_t c = decode_char(ctx, tok->loc, &p, end);
-        value = (value << 8) | (c & 0xff);
-        count++;
-    }
-    if (count > 1)
+    if (c.problems & LITERAL_EMPTY_HEX)
+        diag_error(ctx->diag, tok->loc, "\\x used with no following hex digits");
+    if (c.problems & LITERAL_UNKNOWN_ESCAPE)
+        diag_warning(ctx->diag, WARN_UNKNOWN_ESCAPE_SEQUENCE, tok->loc,
+                     "unknown escape sequence '\\%c'", c.unknown_escape);
+    if (c.count > 1)
         diag_warning(ctx->diag, WARN_MULTICHAR, tok->loc, "multi-character character constant");
-    /* A plain char constant has type int with the value of a (signed) char. */
-    n->int_value = count == 1 ? (uint64_t)(int64_t)(signed char)value : value;
+    n->int_value = (uint64_t)c.value;
     return n;
 }
 
-/* The text is kept NUL-terminated, so a raw NUL byte inside a literal
- * (found by fuzzing) would silently cut it: an error instead. */
 static bool string_has_nul(ParseContext *ctx, const Token *tok)
 {
-    if (!memchr(tok->text, '\0', tok->len))
-        return false;
-    diag_error(ctx->diag, tok->loc, "null character in string literal");
-    return true;
+    return literal_has_nul(ctx, tok, "string literal");
 }
 
 Node *parse_string(ParseContext *ctx, const Token *tok)

@@ -28,6 +28,7 @@
 #include "pp/preprocess.h"
 #include "pp/path_set.h"
 #include "base/hash.h"
+#include "base/literal.h"
 #include "base/mem.h"
 
 #include <assert.h>
@@ -1387,56 +1388,12 @@ static intmax_t as_signed(Value v) { return (intmax_t)v.bits; }
 
 static bool is_true(Value v) { return v.bits != 0; }
 
-static int escape_value(const char **p, const char *end)
-{
-    const char *s = *p;
-    int c = (unsigned char)*s++;
-    if (c != '\\' || s == end) {
-        *p = s;
-        return c;
-    }
-    c = (unsigned char)*s++;
-    switch (c) {
-    case 'n': c = '\n'; break;
-    case 't': c = '\t'; break;
-    case 'r': c = '\r'; break;
-    case 'a': c = '\a'; break;
-    case 'b': c = '\b'; break;
-    case 'f': c = '\f'; break;
-    case 'v': c = '\v'; break;
-    case 'e': c = 27; break;
-    case 'x':
-        c = 0;
-        while (s < end && strchr("0123456789abcdefABCDEF", *s) && *s)
-            c = c * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10), s++;
-        break;
-    default:
-        if (c >= '0' && c <= '7') {
-            c -= '0';
-            for (int n = 1; n < 3 && s < end && *s >= '0' && *s <= '7'; n++)
-                c = c * 8 + (*s++ - '0');
-        }
-    }
-    *p = s;
-    return c;
-}
-
-/* A character constant's value as an int (plain char is signed). */
+/* A character constant's value as an int (base/literal.h: plain char is
+ * signed, a prefixed one is its last character's value). */
 static Value char_value(const Token *t)
 {
-    const char *p = t->text, *end = t->text + t->len - 1;
-    bool wide = *p != '\'';
-    while (*p != '\'')
-        p++;
-    p++;
-    intmax_t v = 0;
-    int count = 0;
-    while (p < end) {
-        int c = escape_value(&p, end);
-        v = wide ? c : (count == 0 ? (signed char)c : (int)(((unsigned)v << 8) | (unsigned char)c));
-        count++;
-    }
-    return signed_value(v);
+    LiteralConstant c;
+    return signed_value(literal_char_constant(t->text, t->len, &c) ? (intmax_t)c.value : 0);
 }
 
 static bool number_value(Eval *e, const Token *t, Value *out)

@@ -264,6 +264,16 @@ Symbol *sema_new_symbol(Sema *s, SymbolKind kind, const char *name, Type *ty, Sr
 
 /* ---- attributes (docs/REFERENCE.md "Kernels, address spaces and attributes") --- */
 
+/* The most work-items reqd_work_group_size may ask for (the product of
+ * its dimensions; each dimension is at most this too, attr_positive): no
+ * device runs larger work-groups (CUDA 1024 threads a block, OpenCL CPU
+ * runtimes 4096-8192), and the product then fits every int the emitters
+ * and the module description print it in.  docs/REFERENCE.md "Limits". */
+#define SEMA_MAX_WORK_GROUP_ITEMS (1 << 20)
+/* The widest reqd_sub_group_size: the 64-bit lane masks of the OpenCL
+ * library (the widest sub-group of any device). */
+#define SEMA_MAX_SUB_GROUP_SIZE 64
+
 /* Folds an attribute argument into *out.  With `spec_ok`, an argument that
  * depends on a spec constant is accepted (docs/REFERENCE.md "Specialization constants"): *out is then 0, the
  * value being known only when the device program is built. */
@@ -276,7 +286,12 @@ static bool attr_positive(Sema *s, Attribute *a, Node *arg, int *out, bool spec_
         *out = 0;
         return true;
     }
-    if (v <= 0 || v > 1 << 20 || arg->depends_on_spec_const) {
+    if (v > SEMA_MAX_WORK_GROUP_ITEMS && !arg->depends_on_spec_const) {
+        diag_error(s->diag, arg->loc, "'%s' attribute argument must be at most %d", a->name,
+                   SEMA_MAX_WORK_GROUP_ITEMS);
+        return false;
+    }
+    if (v <= 0 || arg->depends_on_spec_const) {
         diag_error(s->diag, arg->loc, "'%s' attribute requires a positive integer constant%s", a->name,
                    arg->depends_on_spec_const ? ", not one that depends on a spec constant" : "");
         return false;
@@ -298,6 +313,19 @@ static void reqd_work_group_size_arg(Symbol *fn, int dim, Node *arg, int value)
         bare = bare->lhs;
     if (bare->kind == ND_IDENT && bare->sym && bare->sym->kind == SYM_SPEC_CONST)
         fn->reqd_work_group_size_spec[dim] = bare->sym;
+}
+
+/* The product of reqd_work_group_size's known dimensions (one given by a
+ * spec constant is not known here: it counts as 1). */
+static void check_work_group_items(Sema *s, const Attribute *a, const Symbol *fn)
+{
+    int64_t items = 1;
+    for (int d = 0; d < 3; d++)
+        if (fn->reqd_work_group_size[d] > 0)
+            items *= fn->reqd_work_group_size[d];
+    if (items > SEMA_MAX_WORK_GROUP_ITEMS)
+        diag_error(s->diag, a->loc, "'reqd_work_group_size' asks for %lld work-items; a "
+                   "work-group holds at most %d", (long long)items, SEMA_MAX_WORK_GROUP_ITEMS);
 }
 
 static bool attr_ignored(const char *name)
@@ -342,9 +370,14 @@ static void check_attrs(Sema *s, Attribute *list, Symbol *fn)
                 reqd_work_group_size_arg(fn, i, arg, v);
             else if (v & (v - 1))
                 diag_error(s->diag, arg->loc, "'reqd_sub_group_size' must be a power of two");
+            else if (v > SEMA_MAX_SUB_GROUP_SIZE)
+                diag_error(s->diag, arg->loc, "'reqd_sub_group_size' must be at most %d",
+                           SEMA_MAX_SUB_GROUP_SIZE);
             else
                 fn->reqd_sub_group_size = v;
         }
+        if (wgs)
+            check_work_group_items(s, a, fn);
         fn->attrs = list;
     }
 }

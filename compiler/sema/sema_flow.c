@@ -420,17 +420,64 @@ static void u_loop_once(Uni *u, Node *n)
         u->divergent--;
 }
 
+/* The jumps a walk of u_stmt meets under `n` (it visits what u_stmt
+ * visits): whether there is a break/continue/return/goto, and a return. */
+static void find_jumps(const Node *n, bool *jump, bool *ret)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case ND_BLOCK:
+        for (const Node *i = n->items.head; i; i = i->next)
+            find_jumps(i, jump, ret);
+        break;
+    case ND_IF:
+        find_jumps(n->then, jump, ret);
+        find_jumps(n->els, jump, ret);
+        break;
+    case ND_SWITCH: case ND_WHILE: case ND_DO: case ND_FOR:
+    case ND_LABEL: case ND_CASE: case ND_DEFAULT:
+        find_jumps(n->body, jump, ret);
+        break;
+    case ND_RETURN:
+        *ret = true;
+        *jump = true;
+        break;
+    case ND_BREAK: case ND_CONTINUE: case ND_GOTO:
+        *jump = true;
+        break;
+    default:
+        break;
+    }
+}
+
+/* A loop whose body has a divergent jump is analysed again one level more
+ * divergent: some iterations end early for some work-items.  In control
+ * flow that is divergent already, every jump in the body is divergent, so
+ * that is known without the first pass, whose effects the second pass
+ * covers (uniformity only ever decreases, and the creator facts only
+ * gain "may diverge"); only a return of the first pass would have set
+ * `diverged` for the second.  So a loop costs two passes only where
+ * control flow is still uniform, and nesting stays linear there instead
+ * of doubling at every level (issue 35, item 2). */
 static void u_loop(Uni *u, Node *n)
 {
     bool outer_jump = u->loop_jump;
     u->loop_jump = false;
     if (n->kind == ND_FOR && n->init)
         u_stmt(u, n->init);
-    u_loop_once(u, n);
-    if (u->loop_jump) { /* some iterations end early for some work-items */
+    bool jump = false, ret = false;
+    if (divergent_now(u))
+        find_jumps(n->body, &jump, &ret);
+    else
+        u_loop_once(u, n);
+    if (jump || u->loop_jump) {
+        u->diverged |= ret;
         u->divergent++;
         u_loop_once(u, n);
         u->divergent--;
+    } else if (divergent_now(u)) {
+        u_loop_once(u, n); /* no jump: the one pass */
     }
     u->loop_jump = outer_jump || u->loop_jump;
 }

@@ -661,6 +661,36 @@ static void func_params(Sema *s, Type *fn, Declarator *d)
     fn->has_prototype = true;
 }
 
+/* Whether `len` elements of `elem` exceed TYPE_MAX_OBJECT_SIZE. */
+static bool array_too_large(const Type *elem, int64_t len)
+{
+    int size = type_size(elem);
+    return len > 0 && size > 0 && len > TYPE_MAX_OBJECT_SIZE / size;
+}
+
+static bool is_error_array(const Sema *s, const Type *ty)
+{
+    if (ty->kind != TY_ARRAY)
+        return false;
+    while (ty->kind == TY_ARRAY)
+        ty = ty->base;
+    return ty == s->t_err;
+}
+
+/* An array too large for an object: reported at the dimension that passes
+ * the limit; the result is an array of the error type in the elements'
+ * address space, which the outer dimensions keep as it is (derive) and the
+ * declaration does not report again. */
+static Type *too_large_array(Sema *s, Type *elem, int64_t len, Declarator *p)
+{
+    diag_error(s->diag, p->loc, "array is too large: %lld elements of %d bytes exceed the "
+               "object size limit of %d bytes", (long long)len, type_size(elem),
+               TYPE_MAX_OBJECT_SIZE);
+    Type *err = type_array(s, s->t_err, 1, p->array_len);
+    err->addr_space = elem->addr_space;
+    return err;
+}
+
 static Type *derive(Sema *s, Type *ty, Declarator *p)
 {
     switch (p->kind) {
@@ -674,6 +704,8 @@ static Type *derive(Sema *s, Type *ty, Declarator *p)
     }
     case DECL_ARRAY: {
         int64_t len = array_length(s, p);
+        if (is_error_array(s, ty))
+            return ty; /* too large already (too_large_array) */
         if (ty->kind == TY_FUNC) {
             diag_error(s->diag, p->loc, "array of functions is not allowed");
             return s->t_err;
@@ -686,6 +718,8 @@ static Type *derive(Sema *s, Type *ty, Declarator *p)
             diag_error(s->diag, p->loc, "group value cannot escape the scope where it was created");
             return s->t_err;
         }
+        if (array_too_large(ty, len))
+            return too_large_array(s, ty, len, p);
         return type_array(s, ty, len, p->array_len);
     }
     case DECL_FUNC: {
@@ -775,11 +809,12 @@ static bool member_type_ok(Sema *s, Type *ty, SrcLoc loc, const char *name)
     return true;
 }
 
-static void add_member(Sema *s, Type *rec, Member ***tail, const char *name, Type *ty, SrcLoc loc)
+static Member *add_member(Sema *s, Type *rec, Member ***tail, const char *name, Type *ty,
+                          SrcLoc loc)
 {
     if (name && find_member_in(rec, name)) {
         diag_error(s->diag, loc, "duplicate member '%s'", name);
-        return;
+        return NULL;
     }
     Member *m = ARENA_NEW(s->arena, Member);
     m->name = name;
@@ -787,6 +822,13 @@ static void add_member(Sema *s, Type *rec, Member ***tail, const char *name, Typ
     m->loc = loc;
     int align = ty->align > 0 ? ty->align : 1;
     int size = type_size(ty);
+    int64_t start = rec->kind == TY_UNION ? 0 : ((int64_t)rec->size + align - 1) / align * align;
+    if (start + size > TYPE_MAX_OBJECT_SIZE - align) { /* room for the tail padding too */
+        diag_error(s->diag, loc, "%s is too large: this member takes it past the object size "
+                   "limit of %d bytes", rec->kind == TY_UNION ? "union" : "struct",
+                   TYPE_MAX_OBJECT_SIZE);
+        return NULL;
+    }
     if (rec->kind == TY_UNION) {
         m->offset = 0;
         if (size > rec->size)
@@ -799,6 +841,13 @@ static void add_member(Sema *s, Type *rec, Member ***tail, const char *name, Typ
         rec->align = align;
     **tail = m;
     *tail = &m->next;
+    return m;
+}
+
+/* Whether a member declaration's specifiers hold a struct or union body. */
+static bool specs_define_record(const DeclSpecs *ds)
+{
+    return ds->record && ds->record->kind == ND_RECORD_SPEC && ds->record->has_body;
 }
 
 static void layout_record(Sema *s, Type *rec, Node *spec)
@@ -818,8 +867,11 @@ static void layout_record(Sema *s, Type *rec, Node *spec)
         }
         if (d->items.count == 0) { /* anonymous struct/union member */
             if (member_type_ok(s, base, d->loc, NULL) &&
-                (base->kind == TY_STRUCT || base->kind == TY_UNION))
-                add_member(s, rec, &tail, NULL, base, d->loc);
+                (base->kind == TY_STRUCT || base->kind == TY_UNION)) {
+                Member *added = add_member(s, rec, &tail, NULL, base, d->loc);
+                if (added)
+                    added->defines_record = specs_define_record(d->decl_specs);
+            }
             continue;
         }
         for (Node *m = d->items.head; m; m = m->next) {
@@ -830,8 +882,11 @@ static void layout_record(Sema *s, Type *rec, Node *spec)
             }
             Type *ty = sema_declarator(s, base, m->declarator, false);
             m->ty = ty;
+            Member *added = NULL;
             if (member_type_ok(s, ty, m->loc, nd ? nd->name : NULL))
-                add_member(s, rec, &tail, nd ? nd->name : NULL, ty, m->loc);
+                added = add_member(s, rec, &tail, nd ? nd->name : NULL, ty, m->loc);
+            if (added)
+                added->defines_record = specs_define_record(d->decl_specs);
         }
     }
     rec->size = (rec->size + rec->align - 1) / rec->align * rec->align;

@@ -66,12 +66,12 @@ __kernel void tangle_loop(__global uint *out, __global const int *data, int n) {
                         sgc_continue_1 = true;
                     }
                 }
-                const ulong sgc_tangle_rest_5 = sgc_ballot(sgc_tangle_rest_3, !sgc_continue_1); /* the work-items that did not leave */
-                if (!sgc_continue_1) {
+            }
+            const ulong sgc_tangle_rest_5 = sgc_ballot(sgc_tangle_loop_1, !(sgc_break_1 || sgc_continue_1)); /* the work-items that did not leave */
+            if (!(sgc_break_1 || sgc_continue_1)) {
 #line 13 "tangle_loop.sgc"
-                    sgc_group t = sgc_get_tangle_group(sgc_get_sub_group(), sgc_tangle_rest_5);
-                    acc += sgc_local_linear_range(t);
-                }
+                sgc_group t = sgc_get_tangle_group(sgc_get_sub_group(), sgc_tangle_rest_5);
+                acc += sgc_local_linear_range(t);
             }
 #line 8 "tangle_loop.sgc"
             if (!sgc_break_1) i++;

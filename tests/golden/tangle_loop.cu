@@ -49,12 +49,12 @@ extern "C" __global__ void tangle_loop(unsigned int *out, const int *data, int n
                         sgc_continue_1 = true;
                     }
                 }
-                const unsigned sgc_tangle_rest_5 = __ballot_sync(sgc_tangle_rest_3, !sgc_continue_1); /* the work-items that did not leave */
-                if (!sgc_continue_1) {
+            }
+            const unsigned sgc_tangle_rest_5 = __ballot_sync(sgc_tangle_loop_1, !(sgc_break_1 || sgc_continue_1)); /* the work-items that did not leave */
+            if (!(sgc_break_1 || sgc_continue_1)) {
 #line 13 "tangle_loop.sgc"
-                    sgc::group t = sgc::get_tangle_group(sgc::get_sub_group(), sgc_tangle_rest_5);
-                    acc += t.get_local_linear_range();
-                }
+                sgc::group t = sgc::get_tangle_group(sgc::get_sub_group(), sgc_tangle_rest_5);
+                acc += t.get_local_linear_range();
             }
 #line 8 "tangle_loop.sgc"
             if (!sgc_break_1) i++;
