@@ -80,6 +80,8 @@ typedef enum ExitStatus {
     X(WARNING, "-W", NULL, "", "[no-][error=]NAME",                                     \
       "turn warning NAME on, off, or into an error (-Wall and -Wextra are accepted)")    \
     X(NO_WARNINGS, "-w", NULL, " ", NULL, "suppress warnings")                         \
+    X(MAX_ERRORS, "-fmax-errors=", NULL, "", "N",                                       \
+      "stop an input after N errors (default 20; 0: no limit)")                        \
     X(COLOR, NULL, "--color", "=", "auto|always|never", "colour diagnostics (default: auto)") \
     X(DIAG_COLOR, "-fdiagnostics-color=", NULL, "", "auto|always|never", "the same as --color") \
     X(DIAG_FORMAT, NULL, "--diagnostics-format", "=", "text|json",                      \
@@ -300,6 +302,18 @@ static int add_to_library(sgcc_status status)
     return status == SGCC_OK ? -1 : usage_error("%s", sgcc_status_to_string(status));
 }
 
+/* -fmax-errors=N: a decimal count (0: no limit). */
+static int apply_max_errors(DriverOptions *opt, const char *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(value, &end, 10);
+    if (*end || value[0] < '0' || value[0] > '9' || errno || n > 0xffffffffUL)
+        return usage_error("invalid argument '%s' to '-fmax-errors=' (expected a count, "
+                           "0 for no limit)", value);
+    return add_to_library(sgcc_options_set_max_errors(opt->lib, (unsigned)n));
+}
+
 /* Applies one option; returns an exit status to stop with, or -1. */
 static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, const char *value)
 {
@@ -333,6 +347,7 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     case OPT_WERROR:
     case OPT_NO_WARNINGS: return add_to_library(sgcc_options_add_warning_flag(opt->lib, spelling));
     case OPT_WARNING: return apply_warning(opt, spelling);
+    case OPT_MAX_ERRORS: return apply_max_errors(opt, value);
     case OPT_VERBOSE: opt->verbose = true; break;
     case OPT_VERSION: printf("sgcc %s\n", SGCC_VERSION); return STATUS_OK;
     case OPT_HELP: print_help(stdout); return STATUS_OK;
@@ -683,6 +698,7 @@ static void io_error(Writer *w, const char *fmt, ...)
     va_end(ap);
     DiagRecord r = {.level = DIAG_ERROR, .file = "sgcc", .message = message};
     diag_print(w->diag, &r);
+    fflush(w->diag->out);
     w->failed = true;
 }
 
@@ -893,6 +909,7 @@ static void print_diagnostics(Diag *printer, const sgcc_result *result)
             r.warning = diag_warning_find(name);
         }
         diag_print(printer, &r);
+        fflush(printer->out); /* one write(2) per diagnostic (stderr is buffered: main) */
     }
 }
 
@@ -1109,6 +1126,11 @@ int main(int argc, char **argv)
     opt.include_dirs = calloc(n, sizeof *opt.include_dirs);
     opt.deps_targets = calloc(n, sizeof *opt.deps_targets);
     opt.lib = sgcc_options_create();
+    /* stderr is unbuffered by default: a diagnostic would cost a write(2)
+     * per character.  Fully buffered, flushed after each diagnostic and at
+     * exit. */
+    static char stderr_buffer[1 << 16];
+    setvbuf(stderr, stderr_buffer, _IOFBF, sizeof stderr_buffer);
     int status;
     if (!opt.inputs || !opt.include_dirs || !opt.deps_targets || !opt.lib) {
         fputs("sgcc: error: out of memory\n", stderr);

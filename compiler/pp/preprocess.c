@@ -2011,6 +2011,8 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
 Token *pp_next(Preprocessor *pp)
 {
     for (;;) {
+        if (!pp->stop && pp->diag->stopped) /* a fatal error or -fmax-errors */
+            pp->stop = new_eof(pp, pp->tok->loc);
         if (pp->stop)
             return pp->stop;
         Token *tok = pp->tok;

@@ -47,9 +47,9 @@ check "--version prints 'sgcc 0.1.0'" test "$(cat "$tmp/out")" = "sgcc 0.1.0"
 run 0 --help
 cp "$tmp/out" "$tmp/help"
 for opt in -t --target -o --header --emit-json -I -D -U -std= -E -fsyntax-only -M -MM -MD -MMD \
-           -MF -MT -MQ -MP --verify --stats -Werror -W -w --color -fdiagnostics-color= \
+           -MF -MT -MQ -MP --verify --stats -Werror -W -w -fmax-errors= --color -fdiagnostics-color= \
            --diagnostics-format -fdiagnostics-format= -v --verbose --version -h --help; do
-    check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-z|]" "$tmp/help"
+    check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-zA-Z|]" "$tmp/help"
 done
 run 0 -h
 check "-h is --help" cmp -s "$tmp/out" "$tmp/help"
@@ -537,6 +537,45 @@ run 2 -t opencl -o - --emit-json - ok.sgc
 check "two outputs on stdout: a usage error" grep -q "only one output" "$tmp/err"
 run 0 -t opencl -o - -MD ok.sgc
 check "-o - with -MD: the depfile is named after the input" grep -q "^ok.sgc\|: ok.sgc" ok.d
+
+# ---- -fmax-errors (issue 35) ----------------------------------------------------
+# 1 MB of random bytes: with the default limit, 20 errors and one fatal
+# "too many errors", quickly, in one write(2) per diagnostic; JSON stays an
+# array; -fmax-errors=0 reports everything.
+fresh
+python3 -c 'import random, sys; r = random.Random(35); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(1 << 20)))' >rand.sgc
+start=$(date +%s)
+run 1 --color=never -fsyntax-only rand.sgc
+check "random bytes: at most 10 s" test $(($(date +%s) - start)) -le 10
+check "random bytes: 20 errors, then the stop" test "$(grep -c '^rand.sgc:[0-9]*:[0-9]*: error: ' "$tmp/err")" -eq 20
+check "random bytes: one fatal 'too many errors' last" \
+    bash -c 'grep "^rand.sgc:" "$1" | tail -1 | grep -q "fatal error: too many errors emitted, stopping now \[-fmax-errors=\]$"' _ "$tmp/err"
+check "random bytes: under 64 KiB of diagnostics" test "$(wc -c <"$tmp/err")" -lt 65536
+run 1 --diagnostics-format=json -fsyntax-only rand.sgc
+check "-fmax-errors with JSON: valid, 21 records, the last fatal" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 21 and d[-1]["severity"] == "fatal error", d[-1]
+assert d[-1]["message"] == "too many errors emitted, stopping now [-fmax-errors=]"' "$tmp/err"
+run 1 --color=never -fmax-errors=2 -fsyntax-only rand.sgc
+check "-fmax-errors=2: two errors and the stop" \
+    test "$(grep -c ': error: ' "$tmp/err"),$(grep -c ': fatal error: ' "$tmp/err")" = "2,1"
+printf 'kernel void k(global int *p)\n{\n' >many.sgc
+for i in $(seq 1 40); do printf '    p[%d] = nope_%d;\n' "$i" "$i" >>many.sgc; done
+printf '}\n' >>many.sgc
+run 1 --color=never -fmax-errors=0 many.sgc
+check "-fmax-errors=0: every error (40), no stop" \
+    test "$(grep -c ': error: ' "$tmp/err"),$(grep -c 'fatal error' "$tmp/err")" = "40,0"
+run 1 --color=never -fmax-errors=40 many.sgc
+check "-fmax-errors=40 with 40 errors: no stop" bash -c '! grep -q "fatal error" "$1"' _ "$tmp/err"
+usage -fmax-errors=many many.sgc
+usage -fmax-errors=-1 many.sgc
+usage -fmax-errors= many.sgc
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+    strace -f -e trace=write -o "$tmp/trace" "$sgcc" -fmax-errors=0 -fsyntax-only many.sgc 2>/dev/null
+    check "stderr is buffered: one write(2) per diagnostic (40)" \
+        test "$(grep -c '^[0-9]* *write(2,' "$tmp/trace")" -eq 40
+fi
 
 # ---- --verify ----------------------------------------------------------------
 fresh
