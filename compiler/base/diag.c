@@ -45,6 +45,13 @@ static void compute_line_starts(SourceFile *f)
 
 uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_t size)
 {
+    /* A UTF-8 byte-order mark is no part of the source (GCC and Clang skip
+     * it): dropping it here keeps every offset, and so the columns of the
+     * first line, counted from after it, as Clang counts them. */
+    if (size >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        text += 3;
+        size -= 3;
+    }
     if (sm->count == sm->capacity) {
         sm->capacity *= 2;
         sm->files = mem_realloc(sm->files, sizeof(SourceFile *) * sm->capacity);

@@ -37,7 +37,8 @@ void srcmgr_init(SourceManager *sm);
 void srcmgr_free(SourceManager *sm);
 /* Reads a file; returns its id, or 0 with errno set. */
 uint32_t srcmgr_load(SourceManager *sm, const char *path);
-/* Adds in-memory text (tests, <command-line>); copies the text. */
+/* Adds in-memory text (tests, <command-line>); copies the text, less a
+ * leading UTF-8 byte-order mark (srcmgr_load goes through here too). */
 uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_t size);
 const SourceFile *srcmgr_file(const SourceManager *sm, uint32_t id);
 /* 1-based line and column (column counts bytes, tabs count as 1). */

@@ -411,6 +411,23 @@ if command -v cpp >/dev/null; then
     grep -v '^#' "$tmp/out" | tr -d ' \n' >"$tmp/ours"
     check "-E: directives in macro arguments, the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
 fi
+# A header that only defines macros still gets its markers (as cpp prints them).
+mkdir -p minc
+printf '#define FROM_MACROS 7\n#define MORE 8\n' >minc/m.sgh
+printf '#include "minc/m.sgh"\nint x = FROM_MACROS;\n\n#include "minc/m.sgh"\nint y = MORE;\n' >macros.sgc
+run 0 -E macros.sgc
+printf '# 1 "macros.sgc"\n# 1 "minc/m.sgh" 1\n# 2 "macros.sgc" 2\nint x = 7;\n# 1 "minc/m.sgh" 1\n# 5 "macros.sgc" 2\nint y = 8;\n' >"$tmp/want"
+check "-E: markers for a header of macros only, entering and returning" cmp -s "$tmp/want" "$tmp/out"
+if command -v cpp >/dev/null; then
+    cpp macros.sgc 2>/dev/null | grep '^# [0-9]* "minc/m.sgh"\|^# [0-9]* "macros.sgc" 2' >"$tmp/cpp"
+    grep '^# [0-9]* "minc/m.sgh"\|^# [0-9]* "macros.sgc" 2' "$tmp/out" >"$tmp/ours"
+    check "-E: the same include markers as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
+fi
+printf '#ifndef GUARD\n#define GUARD\n#define G 1\n#endif\n' >minc/g.sgh
+printf '#include "minc/g.sgh"\n#include "minc/g.sgh"\nint g = G;\n' >guarded.sgc
+run 0 -E guarded.sgc
+check "-E: a guarded header entered once, marked once" \
+    test "$(grep -c '"minc/g.sgh" 1' "$tmp/out"),$(grep -c '"guarded.sgc" 2' "$tmp/out")" = "1,1"
 printf 'int a;\n#line 100 "renamed.sgc"\nint b = __LINE__;\n' >line.sgc
 run 0 -E line.sgc
 check "-E: #line gives a linemarker with the presumed line and name" \
@@ -421,6 +438,27 @@ printf '#include "nowhere.h"\n' >bad_include.sgc
 run 1 -E -o never.i bad_include.sgc
 check "-E with an error: no file" test ! -e never.i
 run 2 -E -o one.i ok.sgc warn.sgc
+
+# A UTF-8 byte-order mark at the start of the main file or a header is
+# skipped (gcc and clang do): the output is that of the same files without it.
+fresh
+mkdir plain bom
+printf '#define BOM_SCALE 3\nint bom_helper(int v) { return v * BOM_SCALE; }\n' >plain/h.sgh
+printf '#include "h.sgh"\nkernel void k(global int *p) { p[0] = bom_helper(2); }\n' >plain/k.sgc
+for f in h.sgh k.sgc; do { printf '\357\273\277'; cat "plain/$f"; } >"bom/$f"; done
+(cd plain && "$sgcc" -o k k.sgc 2>"$tmp/err")
+cd bom
+run 0 -o k k.sgc
+check "a byte-order mark is skipped: no diagnostic" test ! -s "$tmp/err"
+check "a byte-order mark is skipped: the same OpenCL C" cmp -s k.cl ../plain/k.cl
+check "a byte-order mark is skipped: the same CUDA C" cmp -s k.cu ../plain/k.cu
+printf '\357\273\277int x = @;\n' >col.sgc
+run 1 --color=never -fsyntax-only col.sgc
+check "after a byte-order mark, columns count from after it" grep -q "^col.sgc:1:9: error: stray '@'" "$tmp/err"
+cd ..
+printf '#include "nowhere.h"\n' >miss.sgc
+run 1 --color=never -fsyntax-only miss.sgc
+check "a missing header is reported at its name" grep -q "^miss.sgc:1:10: error: 'nowhere.h' file not found" "$tmp/err"
 
 # Depfiles the gcc way: -MMD, -MM, -MP, -MQ, several -MT
 fresh
