@@ -10,8 +10,10 @@
  * Output policy (why: SPEC §3, "on any error no output file is created and an
  * existing one is left untouched"): every output of an input — code, header,
  * JSON, depfile — is first written to a temporary beside its destination
- * (mkstemp, fsync), and only when the input compiled and all temporaries were
- * written are they renamed into place, in a row.  Inputs are independent, as
+ * (mkstemp, fsync; links followed, devices and FIFOs written in place at
+ * commit instead: output.c), and only when the input compiled and all
+ * temporaries were written are they renamed into place, in a row.  No two
+ * outputs of the run may name one file (check_distinct_files).  Inputs are independent, as
  * with gcc: an error in one leaves its outputs unwritten and the others go
  * on.  A rename can still fail half-way; then the outputs already renamed
  * stay, the rest are unlinked and sgcc exits 3.  Outputs never go next to an
