@@ -45,6 +45,13 @@ static void compute_line_starts(SourceFile *f)
 
 uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_t size)
 {
+    /* A UTF-8 byte-order mark is no part of the source (GCC and Clang skip
+     * it): dropping it here keeps every offset, and so the columns of the
+     * first line, counted from after it, as Clang counts them. */
+    if (size >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        text += 3;
+        size -= 3;
+    }
     if (sm->count == sm->capacity) {
         sm->capacity *= 2;
         sm->files = mem_realloc(sm->files, sizeof(SourceFile *) * sm->capacity);
@@ -376,27 +383,42 @@ void diag_print(Diag *d, const DiagRecord *r)
         print_text(d, r);
 }
 
-static bool count_and_filter(Diag *d, DiagLevel *level, DiagWarning warning)
+/* What becomes of one report. */
+typedef enum Verdict {
+    VERDICT_DROP,    /* filtered out, or after the stop */
+    VERDICT_DELIVER, /* printed or handed to the sink */
+    VERDICT_LIMIT,   /* one error too many: the "too many errors" record instead */
+} Verdict;
+
+/* The message that takes the place of the first error past max_errors
+ * (Clang's wording, GCC's option name). */
+static const char too_many_errors[] = "too many errors emitted, stopping now [-fmax-errors=]";
+
+static Verdict count_and_filter(Diag *d, DiagLevel *level, DiagWarning warning)
 {
     if (d->stopped)
-        return false; /* after a fatal error: nothing more (no cascade) */
+        return VERDICT_DROP; /* after a fatal error: nothing more (no cascade) */
     if (*level == DIAG_FATAL)
         d->stopped = true;
     if (*level == DIAG_WARNING) {
         if (d->suppress_warnings || (warning != WARN_NONE && !d->warning_enabled[warning]))
-            return false;
+            return VERDICT_DROP;
         signed char as_error = warning != WARN_NONE ? d->warning_error[warning] : 0;
         if (as_error > 0 || (as_error == 0 && d->warnings_as_errors))
             *level = DIAG_ERROR;
     }
     if (*level >= DIAG_ERROR) {
+        bool over = d->max_errors && d->error_count >= d->max_errors;
         d->error_count++;
-        if (d->max_errors && d->error_count > d->max_errors)
-            return false;
+        if (over) {
+            *level = DIAG_FATAL;
+            d->stopped = true;
+            return VERDICT_LIMIT;
+        }
     } else if (*level == DIAG_WARNING) {
         d->warning_count++;
     }
-    return true;
+    return VERDICT_DELIVER;
 }
 
 /* Hands a counted record to the sink, or prints it. */
@@ -411,8 +433,11 @@ static void deliver(Diag *d, const DiagRecord *r)
 static void report_at(Diag *d, DiagLevel level, DiagWarning warning, const char *file,
                       unsigned line, unsigned col, const char *message)
 {
-    if (!count_and_filter(d, &level, warning))
+    Verdict verdict = count_and_filter(d, &level, warning);
+    if (verdict == VERDICT_DROP)
         return;
+    if (verdict == VERDICT_LIMIT)
+        message = too_many_errors;
     if (d->capture) {
         d->capture(d->capture_ctx, level, (SrcLoc){0, 0}, message);
         return;
@@ -437,10 +462,16 @@ void diag_warning_at(Diag *d, DiagWarning warning, const char *file, unsigned li
 static void report(Diag *d, DiagLevel level, DiagWarning warning, SrcLoc loc, const char *fmt,
                    va_list ap)
 {
+    if (d->stopped)
+        return; /* cheap: a flood of errors after the stop costs no formatting */
     char message[1024];
-    vsnprintf(message, sizeof message, fmt, ap);
-    if (!count_and_filter(d, &level, warning))
+    Verdict verdict = count_and_filter(d, &level, warning);
+    if (verdict == VERDICT_DROP)
         return;
+    if (verdict == VERDICT_LIMIT)
+        snprintf(message, sizeof message, "%s", too_many_errors);
+    else
+        vsnprintf(message, sizeof message, fmt, ap);
     if (d->capture) {
         d->capture(d->capture_ctx, level, loc, message);
         return;
@@ -488,7 +519,5 @@ void diag_finish(Diag *d)
         fputs(d->json_started ? "\n]\n" : "[]\n", d->out);
         d->json_started = false;
     }
-    if (d->max_errors && d->error_count > d->max_errors && d->format == DIAG_FORMAT_TEXT)
-        fprintf(d->out, "sgcc: note: %u more errors not shown\n", d->error_count - d->max_errors);
     fflush(d->out);
 }

@@ -37,7 +37,8 @@ void srcmgr_init(SourceManager *sm);
 void srcmgr_free(SourceManager *sm);
 /* Reads a file; returns its id, or 0 with errno set. */
 uint32_t srcmgr_load(SourceManager *sm, const char *path);
-/* Adds in-memory text (tests, <command-line>); copies the text. */
+/* Adds in-memory text (tests, <command-line>); copies the text, less a
+ * leading UTF-8 byte-order mark (srcmgr_load goes through here too). */
 uint32_t srcmgr_add(SourceManager *sm, const char *name, const char *text, size_t size);
 const SourceFile *srcmgr_file(const SourceManager *sm, uint32_t id);
 /* 1-based line and column (column counts bytes, tabs count as 1). */
@@ -130,8 +131,11 @@ typedef struct Diag {
     bool warning_enabled[WARN_COUNT]; /* -Wname / -Wno-name; table defaults */
     signed char warning_error[WARN_COUNT]; /* 1: -Werror=name, -1: -Wno-error=name, 0: -Werror decides */
     unsigned error_count, warning_count;
-    unsigned max_errors;     /* stop reporting after this many (0 = no limit) */
-    bool stopped;            /* a fatal error was reported: later ones are dropped */
+    /* -fmax-errors: the error after this many is replaced by a fatal "too
+     * many errors emitted, stopping now" and the unit stops (0 = no limit). */
+    unsigned max_errors;
+    bool stopped;            /* a fatal error was reported: later ones are dropped,
+                              * and the stages stop early (pp_next ends the input) */
     bool json_started;       /* JSON: an array has been opened */
     /* Optional capture hook used by unit tests instead of printing. */
     void (*capture)(void *ctx, DiagLevel level, SrcLoc loc, const char *message);

@@ -49,6 +49,7 @@ struct sgcc_options {
     unsigned targets;        /* sgcc_target mask */
     bool header, module_json, preprocess_only;
     char *module_name;       /* NULL: from the source name */
+    unsigned max_errors;     /* -fmax-errors (0: no limit) */
     bool werror, no_warnings;
     bool warning_enabled[WARN_COUNT];
     signed char warning_error[WARN_COUNT];
@@ -91,6 +92,7 @@ sgcc_options *sgcc_options_create(void)
     if (!o)
         return NULL;
     o->targets = SGCC_TARGET_ALL;
+    o->max_errors = SGCC_DEFAULT_MAX_ERRORS;
     for (int w = 1; w < WARN_COUNT; w++)
         o->warning_enabled[w] = diag_warnings[w].default_on;
     return o;
@@ -156,6 +158,14 @@ sgcc_status sgcc_options_set_module_name(sgcc_options *o, const char *name)
         return SGCC_ERROR_OUT_OF_MEMORY;
     free(o->module_name);
     o->module_name = copy;
+    return SGCC_OK;
+}
+
+sgcc_status sgcc_options_set_max_errors(sgcc_options *o, unsigned max_errors)
+{
+    if (!o)
+        return SGCC_ERROR_INVALID_ARGUMENT;
+    o->max_errors = max_errors;
     return SGCC_OK;
 }
 
@@ -448,6 +458,7 @@ static void compilation_init(Compilation *c, const sgcc_options *opt, sgcc_resul
     c->diag.sink_ctx = result;
     c->diag.warnings_as_errors = opt->werror;
     c->diag.suppress_warnings = opt->no_warnings;
+    c->diag.max_errors = opt->max_errors;
     memcpy(c->diag.warning_enabled, opt->warning_enabled, sizeof opt->warning_enabled);
     memcpy(c->diag.warning_error, opt->warning_error, sizeof opt->warning_error);
     arena_init(&c->arena);
@@ -557,7 +568,7 @@ static void translate(Compilation *c, const char *main_name)
     /* After syntax errors sema still runs on what recovery kept, when that
      * is sound (parse_tree_checkable), so that later mistakes are reported
      * too; otherwise it would only add a cascade.  Nothing is emitted. */
-    if (diag_has_errors(&c->diag) && !parse_tree_checkable(root))
+    if (diag_has_errors(&c->diag) && (c->diag.stopped || !parse_tree_checkable(root)))
         return;
     bool all = opt->header || opt->module_json;
     bool need[TARGET_COUNT];

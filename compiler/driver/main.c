@@ -10,8 +10,10 @@
  * Output policy (why: docs/CLI.md "Writing outputs", "on any error no output file is created and an
  * existing one is left untouched"): every output of an input — code, header,
  * JSON, depfile — is first written to a temporary beside its destination
- * (mkstemp, fsync), and only when the input compiled and all temporaries were
- * written are they renamed into place, in a row.  Inputs are independent, as
+ * (mkstemp, fsync; links followed, devices and FIFOs written in place at
+ * commit instead: output.c), and only when the input compiled and all
+ * temporaries were written are they renamed into place, in a row.  No two
+ * outputs of the run may name one file (check_distinct_files).  Inputs are independent, as
  * with gcc: an error in one leaves its outputs unwritten and the others go
  * on.  A rename can still fail half-way; then the outputs already renamed
  * stay, the rest are unlinked and sgcc exits 3.  Outputs never go next to an
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "driver/driver.h"
+#include "driver/output.h"
 #include "module/emit_header.h"
 #include "driver/libsgcc_internal.h"
 #include "base/suggest.h"
@@ -80,6 +83,8 @@ typedef enum ExitStatus {
     X(WARNING, "-W", NULL, "", "[no-][error=]NAME",                                     \
       "turn warning NAME on, off, or into an error (-Wall and -Wextra are accepted)")    \
     X(NO_WARNINGS, "-w", NULL, " ", NULL, "suppress warnings")                         \
+    X(MAX_ERRORS, "-fmax-errors=", NULL, "", "N",                                       \
+      "stop an input after N errors (default 20; 0: no limit)")                        \
     X(COLOR, NULL, "--color", "=", "auto|always|never", "colour diagnostics (default: auto)") \
     X(DIAG_COLOR, "-fdiagnostics-color=", NULL, "", "auto|always|never", "the same as --color") \
     X(DIAG_FORMAT, NULL, "--diagnostics-format", "=", "text|json",                      \
@@ -300,6 +305,18 @@ static int add_to_library(sgcc_status status)
     return status == SGCC_OK ? -1 : usage_error("%s", sgcc_status_to_string(status));
 }
 
+/* -fmax-errors=N: a decimal count (0: no limit). */
+static int apply_max_errors(DriverOptions *opt, const char *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(value, &end, 10);
+    if (*end || value[0] < '0' || value[0] > '9' || errno || n > 0xffffffffUL)
+        return usage_error("invalid argument '%s' to '-fmax-errors=' (expected a count, "
+                           "0 for no limit)", value);
+    return add_to_library(sgcc_options_set_max_errors(opt->lib, (unsigned)n));
+}
+
 /* Applies one option; returns an exit status to stop with, or -1. */
 static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, const char *value)
 {
@@ -333,6 +350,7 @@ static int apply_option(DriverOptions *opt, OptionId id, const char *spelling, c
     case OPT_WERROR:
     case OPT_NO_WARNINGS: return add_to_library(sgcc_options_add_warning_flag(opt->lib, spelling));
     case OPT_WARNING: return apply_warning(opt, spelling);
+    case OPT_MAX_ERRORS: return apply_max_errors(opt, value);
     case OPT_VERBOSE: opt->verbose = true; break;
     case OPT_VERSION: printf("sgcc %s\n", SGCC_VERSION); return STATUS_OK;
     case OPT_HELP: print_help(stdout); return STATUS_OK;
@@ -479,6 +497,8 @@ static bool same_file(const char *a, const char *b)
                && sa.st_ino == sb.st_ino);
 }
 
+enum { MAX_OUTPUTS_PER_JOB = TARGET_COUNT + 4 }; /* code, header, JSON, depfile, -E */
+
 /* Where one input's outputs go. */
 typedef struct Job {
     const char *input;          /* as given; "-" is stdin */
@@ -487,13 +507,16 @@ typedef struct Job {
     char *path[TARGET_COUNT];   /* each selected target ("-": stdout) */
     char *header, *json, *deps; /* or NULL */
     char *preprocessed;         /* -E: "-" or -o FILE */
+    char *rule_target[TARGET_COUNT]; /* the depfile rule's targets when no file is named */
 } Job;
 
 static void job_free(Job *job)
 {
     free(job->base);
-    for (int t = 0; t < TARGET_COUNT; t++)
+    for (int t = 0; t < TARGET_COUNT; t++) {
         free(job->path[t]);
+        free(job->rule_target[t]);
+    }
     free(job->header);
     free(job->json);
     free(job->deps);
@@ -527,7 +550,7 @@ static char *output_base(const DriverOptions *opt, const char *input, const char
     *why = NULL;
     if (opt->output && names_directory(opt->output)) {
         if (is_stdin(input))
-            *why = "standard input has no name to put in a directory: use -o FILE";
+            *why = "standard input has no name to put in a directory";
         return is_stdin(input) ? NULL : inside(opt->output, input, "");
     }
     if (opt->output && strcmp(opt->output, "-") != 0) {
@@ -539,12 +562,12 @@ static char *output_base(const DriverOptions *opt, const char *input, const char
     }
     struct stat st;
     if (is_stdin(input)) {
-        *why = "reading standard input: name the outputs with -o (-o - for one target)";
+        *why = "reading standard input";
         return NULL;
     }
     if ((stat(input, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
         || in_system_directory(input)) {
-        *why = "is not a regular file: name the outputs with -o";
+        *why = "is not a regular file";
         return NULL;
     }
     const char *slash = strrchr(input, '/');
@@ -570,11 +593,43 @@ static bool writes_code(const DriverOptions *opt)
     return !opt->preprocess && !opt->syntax_only && !opt->deps_only;
 }
 
-static int base_needed(const Job *job, const char *why)
+/* "'/dev/stdin' is not a regular file: name the depfile with -MF": why
+ * there is no name to derive an output's from, and the option that names
+ * the one needed. */
+static int base_needed(const Job *job, const char *why, const char *remedy)
 {
     if (is_stdin(job->input))
-        return usage_error("%s", why);
-    return usage_error("'%s' %s", job->input, why);
+        return usage_error("%s: %s", why, remedy);
+    return usage_error("'%s' %s: %s", job->input, why, remedy);
+}
+
+static bool names_a_file(const char *path)
+{
+    return path && strcmp(path, "-") != 0;
+}
+
+/* Without -MT/-MQ the rule names every file the input writes; when it
+ * writes none by name (-o - and no --header/--emit-json file), the files
+ * its code would have gone to without -o (dir/x.sgc: dir/x.cl), so that a
+ * target is never "-" and never the input itself. */
+static int plan_rule_targets(const DriverOptions *opt, Job *job, const char *why)
+{
+    bool named = names_a_file(job->header) || names_a_file(job->json);
+    for (int t = 0; t < TARGET_COUNT; t++)
+        named |= names_a_file(job->path[t]);
+    if (named || opt->deps_target_count > 0)
+        return -1;
+    if (!job->base)
+        return base_needed(job, why, "name the target of the depfile's rule with -MT");
+    for (int t = 0; t < TARGET_COUNT; t++) {
+        if (!opt->target[t])
+            continue;
+        job->rule_target[t] = concat(job->base, emit_targets[t].extension);
+        if (job->rule_target[t] && same_file(job->rule_target[t], job->input))
+            return usage_error("the depfile's rule would name the input '%s' as its target: "
+                               "name the target with -MT", job->input);
+    }
+    return -1;
 }
 
 /* Fills the paths of one input; returns a status or -1. */
@@ -593,11 +648,13 @@ static int plan_job(const DriverOptions *opt, Job *job)
         return -1;
     bool named_by_deps = opt->deps_target_count > 0;
     bool deps_file = opt->deps_md || opt->deps_file || (named_by_deps && !opt->deps_only);
-    bool needs_base = (writes_code(opt) && !(to_stdout || (opt->output && selected == 1)))
-                      || (opt->deps_only && !named_by_deps && !to_stdout)
-                      || (deps_file && !opt->deps_file);
-    if (needs_base && !job->base)
-        return base_needed(job, why);
+    bool code_needs_base = writes_code(opt) && !(to_stdout || (opt->output && selected == 1));
+    if (code_needs_base && !job->base)
+        return base_needed(job, why,
+                           is_stdin(job->input) ? "name the outputs with -o (-o - for one target)"
+                                                : "name the outputs with -o");
+    if (deps_file && !opt->deps_file && !job->base)
+        return base_needed(job, why, "name the depfile with -MF");
     for (int t = 0; t < TARGET_COUNT; t++) {
         if (!opt->target[t])
             continue;
@@ -618,7 +675,98 @@ static int plan_job(const DriverOptions *opt, Job *job)
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
         if (outputs[i] && !is_stdin(job->input) && same_file(outputs[i], job->input))
             return usage_error("output '%s' would overwrite the input", outputs[i]);
-    return -1;
+    return job->deps ? plan_rule_targets(opt, job, why) : -1;
+}
+
+/* ---- one file, one output -------------------------------------------------- */
+
+/* A file some input of the run will write. */
+typedef struct PlannedFile {
+    OutputIdentity id;
+    const char *path;  /* as spelled */
+    const char *role;  /* the option that names it, for the message */
+    int job, order;    /* order: position in the run (a stable sort) */
+} PlannedFile;
+
+static int compare_planned(const void *pa, const void *pb)
+{
+    const PlannedFile *a = pa, *b = pb;
+    if (a->id.exists != b->id.exists)
+        return a->id.exists ? -1 : 1;
+    int c = 0;
+    if (a->id.exists)
+        c = a->id.dev != b->id.dev ? (a->id.dev < b->id.dev ? -1 : 1)
+            : a->id.ino != b->id.ino ? (a->id.ino < b->id.ino ? -1 : 1) : 0;
+    else
+        c = strcmp(a->id.name, b->id.name);
+    return c ? c : a->order - b->order;
+}
+
+/* The files job `j` writes, with the option that names each. */
+static int planned_files(const DriverOptions *opt, const Job *job, int j, PlannedFile *out)
+{
+    const char *code_role = opt->output ? "-o" : "output";
+    struct {
+        const char *path, *role;
+    } files[] = {
+        {writes_code(opt) ? job->path[0] : NULL, code_role},
+        {writes_code(opt) ? job->path[1] : NULL, code_role},
+        {writes_code(opt) ? job->header : NULL, "--header"},
+        {writes_code(opt) ? job->json : NULL, "--emit-json"},
+        {job->deps, opt->deps_file ? "-MF" : "-MD"},
+        {job->preprocessed, "-E -o"},
+    };
+    _Static_assert(TARGET_COUNT == 2, "one row per target above");
+    int n = 0;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        if (names_a_file(files[i].path))
+            out[n++] = (PlannedFile){.path = files[i].path, .role = files[i].role, .job = j};
+    return n;
+}
+
+static int report_shared_file(const Job *jobs, const PlannedFile *a, const PlannedFile *b)
+{
+    if (a->job == b->job)
+        return usage_error("two outputs on one file: '%s' (%s) and '%s' (%s); give each its "
+                           "own name", a->path, a->role, b->path, b->role);
+    return usage_error("inputs '%s' and '%s' would both write '%s': compile them one at a "
+                       "time or into different directories", jobs[a->job].input,
+                       jobs[b->job].input, b->path);
+}
+
+/* Two outputs on one file — by any spelling, link or hard link — would
+ * leave only the last: a usage error before anything is written.  A
+ * character device (/dev/null) may take several; so may one input given
+ * twice, whose outputs are the same bytes. */
+static int check_distinct_files(const DriverOptions *opt, const Job *jobs)
+{
+    size_t cap = (size_t)opt->input_count * MAX_OUTPUTS_PER_JOB, n = 0;
+    PlannedFile *files = calloc(cap, sizeof *files);
+    if (!files)
+        return usage_error("out of memory");
+    int status = -1;
+    for (int j = 0; j < opt->input_count; j++)
+        n += (size_t)planned_files(opt, &jobs[j], j, files + n);
+    for (size_t i = 0; i < n && status < 0; i++) {
+        files[i].order = (int)i;
+        if (!output_identity(files[i].path, &files[i].id))
+            status = usage_error("out of memory");
+    }
+    if (status < 0)
+        qsort(files, n, sizeof *files, compare_planned);
+    for (size_t i = 1; i < n && status < 0; i++) {
+        const PlannedFile *a = &files[i - 1], *b = &files[i];
+        if (!output_identity_equal(&a->id, &b->id) || a->id.shareable)
+            continue;
+        if (a->job != b->job && !is_stdin(jobs[a->job].input)
+            && same_file(jobs[a->job].input, jobs[b->job].input))
+            continue;
+        status = report_shared_file(jobs, a, b);
+    }
+    for (size_t i = 0; i < n; i++)
+        output_identity_free(&files[i].id);
+    free(files);
+    return status;
 }
 
 /* Usage checks that concern the set of inputs and outputs. */
@@ -654,15 +802,16 @@ static int check_outputs(const DriverOptions *opt)
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* A file to produce: written to `temp` first, renamed to `path` at commit. */
+/* A file to produce (output.h: a temporary renamed at commit, or written
+ * in place at commit). */
 typedef struct Output {
-    const char *path;    /* "-" means stdout */
+    OutputFile file;     /* file.path "-" means stdout */
     const char *data;
     size_t len;
-    char *temp;          /* the staged temporary, or NULL */
 } Output;
 
-enum { MAX_OUTPUTS = TARGET_COUNT + 4 }; /* code, header, JSON, depfile, -E */
+enum { MAX_OUTPUTS = MAX_OUTPUTS_PER_JOB };
+_Static_assert((int)MAX_OUTPUTS <= (int)OUTPUT_MAX_TEMPS, "a temporary slot per output");
 
 typedef struct Writer {
     Output outputs[MAX_OUTPUTS];
@@ -683,79 +832,70 @@ static void io_error(Writer *w, const char *fmt, ...)
     va_end(ap);
     DiagRecord r = {.level = DIAG_ERROR, .file = "sgcc", .message = message};
     diag_print(w->diag, &r);
+    fflush(w->diag->out);
     w->failed = true;
 }
 
 static void add_output(Writer *w, const char *path, const char *data, size_t len)
 {
-    w->outputs[w->count++] = (Output){.path = path, .data = data ? data : "", .len = len};
+    w->outputs[w->count++] = (Output){.file = {.path = path, .slot = -1},
+                                      .data = data ? data : "", .len = len};
 }
 
-static bool write_all(int fd, const char *data, size_t len)
+static bool is_stdout(const Output *o)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        len -= (size_t)n;
-    }
-    return true;
+    return strcmp(o->file.path, "-") == 0;
 }
 
-/* Writes o's text to a fresh temporary in o->path's directory. */
+/* Writes o's text to a temporary beside its destination, or notes that it
+ * is written in place (a device, a FIFO). */
 static bool stage_output(Writer *w, Output *o, mode_t mode)
 {
-    if (strcmp(o->path, "-") == 0)
+    if (is_stdout(o))
         return true; /* stdout is written at commit */
-    const char *slash = strrchr(o->path, '/');
-    int dir_len = slash ? (int)(slash - o->path) + 1 : 0;
-    if (asprintf(&o->temp, "%.*s.%s.sgcc-XXXXXX", dir_len, o->path,
-                 slash ? slash + 1 : o->path) < 0) {
-        o->temp = NULL;
-        io_error(w, "out of memory");
-        return false;
-    }
-    int fd = mkstemp(o->temp);
-    if (fd < 0) {
-        io_error(w, "cannot create '%s': %s", o->path, strerror(errno));
-        free(o->temp);
-        o->temp = NULL;
-        return false;
-    }
-    errno = 0;
-    bool ok = fchmod(fd, mode) == 0 && write_all(fd, o->data, o->len) && fsync(fd) == 0;
-    int saved = errno;
-    ok = close(fd) == 0 && ok;
-    if (!ok)
-        io_error(w, "cannot write '%s': %s", o->path, strerror(saved ? saved : errno));
-    return ok;
+    const char *step;
+    if (output_stage(&o->file, o->data, o->len, mode, &step))
+        return true;
+    io_error(w, "cannot %s '%s': %s", step, o->file.path, strerror(errno));
+    return false;
 }
 
-static bool commit_output(Writer *w, Output *o)
+static void wrote(const Writer *w, const Output *o)
 {
-    if (strcmp(o->path, "-") == 0) {
+    if (w->verbose && !is_stdout(o))
+        fprintf(stderr, "sgcc: wrote '%s'\n", o->file.path);
+}
+
+/* Stdout and files written in place: what cannot be undone, so it goes
+ * before any rename (a full /dev/full then leaves every file as it was). */
+static bool commit_in_place(Writer *w, const Output *o)
+{
+    if (is_stdout(o)) {
         if (fwrite(o->data, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
             io_error(w, "cannot write to stdout: %s", strerror(errno));
             return false;
         }
         return true;
     }
-    if (rename(o->temp, o->path) != 0) {
-        io_error(w, "cannot rename '%s' to '%s': %s", o->temp, o->path, strerror(errno));
+    if (!output_write_in_place(&o->file, o->data, o->len)) {
+        io_error(w, "cannot write '%s': %s", o->file.path, strerror(errno));
         return false;
     }
-    free(o->temp);
-    o->temp = NULL;
-    if (w->verbose)
-        fprintf(stderr, "sgcc: wrote '%s'\n", o->path);
+    wrote(w, o);
     return true;
 }
 
-/* Stages every output, then renames them all; nothing is renamed unless
- * every temporary was written. */
+static bool commit_rename(Writer *w, Output *o)
+{
+    const char *temp = output_temp_name(&o->file);
+    if (!output_rename(&o->file)) {
+        io_error(w, "cannot rename '%s' to '%s': %s", temp, o->file.dest, strerror(errno));
+        return false;
+    }
+    wrote(w, o);
+    return true;
+}
+
 /* mkdir -p for a directory the user named with a trailing slash ("-o
  * build/"): that spelling says "a directory", so it is made, as the
  * outputs are about to be written (never when the input has errors). */
@@ -775,6 +915,8 @@ static void make_named_directory(Writer *w, const char *dir)
     free(path);
 }
 
+/* Stages every output, then commits them: first what is written in place,
+ * then the renames; nothing is committed unless every output was staged. */
 static void write_outputs(Writer *w, const DriverOptions *opt)
 {
     mode_t mask = umask(0);
@@ -787,25 +929,30 @@ static void write_outputs(Writer *w, const DriverOptions *opt)
     for (int i = 0; i < w->count && !w->failed; i++)
         if (!stage_output(w, &w->outputs[i], 0666 & ~mask))
             return;
-    for (int i = 0; i < w->count; i++)
-        if (!commit_output(w, &w->outputs[i]))
+    for (int i = 0; i < w->count; i++) {
+        Output *o = &w->outputs[i];
+        if ((is_stdout(o) || o->file.in_place) && !commit_in_place(w, o))
             return;
+    }
+    for (int i = 0; i < w->count; i++) {
+        Output *o = &w->outputs[i];
+        if (!is_stdout(o) && !o->file.in_place && !commit_rename(w, o))
+            return;
+    }
 }
 
 static void writer_free(Writer *w)
 {
-    for (int i = 0; i < w->count; i++) {
-        if (w->outputs[i].temp)
-            unlink(w->outputs[i].temp);
-        free(w->outputs[i].temp);
-    }
+    for (int i = 0; i < w->count; i++)
+        output_discard(&w->outputs[i].file);
     emit_buffer_free(&w->deps);
 }
 
 /* ---- depfiles ------------------------------------------------------------- */
 
 /* The rule's targets: -MT/-MQ, else every file this input writes (code,
- * header, JSON), else the input. */
+ * header, JSON), else the files its code would have had without -o -
+ * (plan_rule_targets). */
 static void format_deps(const DriverOptions *opt, const Job *job, const sgcc_result *result,
                         EmitBuffer *out)
 {
@@ -822,9 +969,12 @@ static void format_deps(const DriverOptions *opt, const Job *job, const sgcc_res
                 targets[target_count++] = written[i];
             }
     }
-    if (target_count == 0) {
-        quote[0] = true;
-        targets[target_count++] = job->name;
+    bool named = target_count > 0;
+    for (int t = 0; t < TARGET_COUNT && !named; t++) {
+        if (job->rule_target[t]) { /* plan_rule_targets: no file is named */
+            quote[target_count] = true;
+            targets[target_count++] = job->rule_target[t];
+        }
     }
     size_t count = sgcc_result_get_dependency_count(result);
     const char **deps = calloc(count + 1, sizeof *deps);
@@ -893,6 +1043,7 @@ static void print_diagnostics(Diag *printer, const sgcc_result *result)
             r.warning = diag_warning_find(name);
         }
         diag_print(printer, &r);
+        fflush(printer->out); /* one write(2) per diagnostic (stderr is buffered: main) */
     }
 }
 
@@ -1083,6 +1234,8 @@ static int run_jobs(const DriverOptions *opt)
         jobs[i].input = opt->inputs[i];
         status = plan_job(opt, &jobs[i]);
     }
+    if (status < 0)
+        status = check_distinct_files(opt, jobs);
     if (status < 0) {
         if (opt->verbose)
             fprintf(stderr, "sgcc version %s\n", SGCC_VERSION);
@@ -1109,6 +1262,12 @@ int main(int argc, char **argv)
     opt.include_dirs = calloc(n, sizeof *opt.include_dirs);
     opt.deps_targets = calloc(n, sizeof *opt.deps_targets);
     opt.lib = sgcc_options_create();
+    /* stderr is unbuffered by default: a diagnostic would cost a write(2)
+     * per character.  Fully buffered, flushed after each diagnostic and at
+     * exit. */
+    static char stderr_buffer[1 << 16];
+    setvbuf(stderr, stderr_buffer, _IOFBF, sizeof stderr_buffer);
+    output_install_signal_handlers();
     int status;
     if (!opt.inputs || !opt.include_dirs || !opt.deps_targets || !opt.lib) {
         fputs("sgcc: error: out of memory\n", stderr);

@@ -113,6 +113,11 @@ sgcc_status sgcc_options_set_preprocess_only(sgcc_options *options, int enabled)
 /* The module name the header and the JSON use; NULL (default): from the
  * source's name ("dir/mat-mul.sgc" -> "mat_mul"). */
 sgcc_status sgcc_options_set_module_name(sgcc_options *options, const char *name);
+/* -fmax-errors=N: after N errors the next one is replaced by a fatal "too
+ * many errors emitted, stopping now [-fmax-errors=]" and the compilation
+ * stops; 0 means no limit.  Default SGCC_DEFAULT_MAX_ERRORS. */
+#define SGCC_DEFAULT_MAX_ERRORS 20
+sgcc_status sgcc_options_set_max_errors(sgcc_options *options, unsigned max_errors);
 /* A warning option spelled as for the command: "-Wname", "-Wno-name",
  * "-Werror", "-Werror=name", "-Wno-error=name", "-Wall", "-Wextra", "-w".
  * An unknown "-Wname" is SGCC_ERROR_INVALID_ARGUMENT; an unknown

@@ -105,6 +105,25 @@ static void move_to(Printer *p, uint32_t file, unsigned line, const char *name, 
     p->prev = NULL;
 }
 
+/* The preprocessor's file hook: GCC's markers on entering an #include
+ * (`# 1 "h" 1`) and on returning (`# N "x.sgc" 2`, N the line after the
+ * #include), printed even when the header yields no token. */
+static void file_changed(void *ctx, bool entering, uint32_t file, SrcLoc include)
+{
+    Printer *p = ctx;
+    if (entering) {
+        p->delta = 0;
+        print_marker(p, 1, file, srcmgr_file(p->sources, file)->name, 1);
+        return;
+    }
+    unsigned line, col, presumed;
+    const char *name;
+    srcmgr_line_col(p->sources, include, &line, &col);
+    pp_presumed_location(p->pp, include, &presumed, &name);
+    p->delta = (long)presumed - (long)line;
+    print_marker(p, presumed + 1, file, name, 2);
+}
+
 /* Would `a` immediately followed by `b` scan differently? */
 static bool would_glue(const Token *a, const Token *b)
 {
@@ -165,8 +184,10 @@ void pp_print(Preprocessor *pp, const SourceManager *sources, uint32_t main_file
 {
     Printer p = {.pp = pp, .sources = sources, .out = out, .line_empty = true};
     print_marker(&p, 1, main_file, srcmgr_file(sources, main_file)->name, 0);
+    pp_set_file_hook(pp, file_changed, &p);
     for (Token *t = pp_next(pp); t->kind != TK_EOF; t = pp_next(pp))
         print_token(&p, t);
+    pp_set_file_hook(pp, NULL, NULL);
     if (!p.line_empty)
         emit_write(out, "\n", 1);
 }

@@ -137,6 +137,7 @@ typedef struct Frame {
     int depth;             /* include depth, main file = 1 */
     long line_delta;       /* from #line: reported line - physical line */
     const char *line_name; /* from #line "name", or NULL */
+    SrcLoc included_at;    /* the '#' of the #include that entered it (depth > 1) */
 } Frame;
 
 typedef enum CondContext { IN_THEN, IN_ELIF, IN_ELSE } CondContext;
@@ -173,6 +174,8 @@ struct Preprocessor {
     Token *stop;           /* after a fatal error: the EOF pp_next returns */
     bool in_if;            /* expanding an #if line: `defined X` is left alone */
     bool finished;         /* end of the main file reached and checked */
+    PPFileHook file_hook;  /* told about entering and leaving #include'd files */
+    void *file_hook_ctx;
 };
 
 #define GROW(ptr, count, capacity)                                          \
@@ -429,6 +432,8 @@ static bool pop_frame(Preprocessor *pp)
     }
     pp->tok = f->resume;
     pp->frame_count--;
+    if (f->depth > 1 && pp->file_hook) /* back from an #include */
+        pp->file_hook(pp->file_hook_ctx, false, f->included_at.file, f->included_at);
     return true;
 }
 
@@ -1260,9 +1265,20 @@ static void define_handler(Preprocessor *pp, const char *name, MacroHandler *han
 
 /* ---- #include ----------------------------------------------------------- */
 
+/* Enters an #include'd file (its tokens) from the #include at `hash`. */
+static void enter_include(Preprocessor *pp, Token *hash, uint32_t file, int entry, Token *tokens,
+                          int depth)
+{
+    push_frame(pp, file, entry, tokens, depth);
+    current_frame(pp)->included_at = hash->loc;
+    if (pp->file_hook)
+        pp->file_hook(pp->file_hook_ctx, true, file, hash->loc);
+}
+
 /* The file name of an #include line: "name" or <name>, after macro
- * expansion if it is neither.  Returns an arena string or NULL. */
-static char *read_include_name(Preprocessor *pp, Token *directive, bool *quoted)
+ * expansion if it is neither.  Returns an arena string or NULL; *at gets
+ * where the name starts (its '"' or '<'), where GCC and Clang point. */
+static char *read_include_name(Preprocessor *pp, Token *directive, bool *quoted, SrcLoc *at)
 {
     Token *t = pp->tok;
     if (!at_eol(t) && t->kind != TK_STRING && !is_punct(t, '<')) {
@@ -1271,6 +1287,7 @@ static char *read_include_name(Preprocessor *pp, Token *directive, bool *quoted)
     } else {
         t = copy_line(pp);
     }
+    *at = t->kind == TK_EOF ? directive->loc : t->loc;
     char *name = NULL;
     if (t->kind == TK_STRING && t->text[0] == '"') {
         *quoted = true;
@@ -1308,13 +1325,14 @@ static char *read_include_name(Preprocessor *pp, Token *directive, bool *quoted)
 static void include_file(Preprocessor *pp, Token *hash, Token *directive)
 {
     bool quoted = false;
-    char *name = read_include_name(pp, directive, &quoted);
+    SrcLoc name_loc;
+    char *name = read_include_name(pp, directive, &quoted, &name_loc);
     if (!name)
         return;
     Frame *f = current_frame(pp);
     char *path = search_include(pp, name, quoted, f->file, &pp->options);
     if (!path) {
-        diag_error(pp->diag, hash->loc, "'%s' file not found", name);
+        diag_error(pp->diag, name_loc, "'%s' file not found", name);
         return;
     }
     if (f->depth + 1 > MAX_INCLUDE_DEPTH) {
@@ -1331,13 +1349,13 @@ static void include_file(Preprocessor *pp, Token *hash, Token *directive)
         FileEntry *entry = &pp->entries[e];
         if (entry->once || (entry->guard && entry->guard->macro))
             return;
-        push_frame(pp, entry->file, e, entry->tokens, f->depth + 1);
+        enter_include(pp, hash, entry->file, e, entry->tokens, f->depth + 1);
         return;
     }
     uint32_t id = srcmgr_load(pp->sources, path);
     free(path);
     if (!id) {
-        diag_error(pp->diag, hash->loc, "cannot read '%s'", name);
+        diag_error(pp->diag, name_loc, "cannot read '%s'", name);
         free(real);
         return;
     }
@@ -1345,7 +1363,7 @@ static void include_file(Preprocessor *pp, Token *hash, Token *directive)
     ((SourceFile *)sf)->included_from = hash->loc;
     Token *tokens = lex_file(pp->arena, pp->diag, id, sf->text, sf->size);
     e = add_entry(pp, real, id, tokens);
-    push_frame(pp, id, e, tokens, f->depth + 1);
+    enter_include(pp, hash, id, e, tokens, f->depth + 1);
 }
 
 /* ---- #if expressions ---------------------------------------------------- */
@@ -2094,6 +2112,8 @@ static Token *pragma_operator(Preprocessor *pp, Token *op)
 Token *pp_next(Preprocessor *pp)
 {
     for (;;) {
+        if (!pp->stop && pp->diag->stopped) /* a fatal error or -fmax-errors */
+            pp->stop = new_eof(pp, pp->tok->loc);
         if (pp->stop)
             return pp->stop;
         Token *tok = pp->tok;
@@ -2121,6 +2141,12 @@ Token *pp_next(Preprocessor *pp)
         }
         return tok;
     }
+}
+
+void pp_set_file_hook(Preprocessor *pp, PPFileHook hook, void *ctx)
+{
+    pp->file_hook = hook;
+    pp->file_hook_ctx = ctx;
 }
 
 void pp_presumed_location(Preprocessor *pp, SrcLoc loc, unsigned *line, const char **name)

@@ -33,6 +33,13 @@ Preprocessor *pp_new(Arena *arena, Diag *diag, uint32_t main_file, const PPOptio
  * "#pragma" (the parser turns them into ND_PRAGMA or ignores them). */
 Token *pp_next(Preprocessor *pp);
 
+/* Called as pp_next enters an #include'd file (entering: `file` is the
+ * header) and as it goes back to the includer (`file` is the includer);
+ * `include` is the '#' of the #include line either way.  Also for a file
+ * that yields no token (a header of macros only), so that -E can mark it. */
+typedef void (*PPFileHook)(void *ctx, bool entering, uint32_t file, SrcLoc include);
+void pp_set_file_hook(Preprocessor *pp, PPFileHook hook, void *ctx);
+
 /* Files read so far, main file first, each once, in the order opened: the
  * dependency list for -M/-MD. */
 const char **pp_dependencies(Preprocessor *pp, int *count);

@@ -47,9 +47,9 @@ check "--version prints 'sgcc 0.1.0'" test "$(cat "$tmp/out")" = "sgcc 0.1.0"
 run 0 --help
 cp "$tmp/out" "$tmp/help"
 for opt in -t --target -o --header --emit-json -I -D -U -std= -E -fsyntax-only -M -MM -MD -MMD \
-           -MF -MT -MQ -MP --verify --stats -Werror -W -w --color -fdiagnostics-color= \
+           -MF -MT -MQ -MP --verify --stats -Werror -W -w -fmax-errors= --color -fdiagnostics-color= \
            --diagnostics-format -fdiagnostics-format= -v --verbose --version -h --help; do
-    check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-z|]" "$tmp/help"
+    check "--help lists $opt" grep -q -- "^  \(-[a-z], \)\?${opt}[][ =,a-zA-Z|]" "$tmp/help"
 done
 run 0 -h
 check "-h is --help" cmp -s "$tmp/out" "$tmp/help"
@@ -296,6 +296,123 @@ umask 022
 run 0 -o x "$cli/ok.sgc"
 check "new outputs get 0666 & ~umask" test "$(stat -c %a x.cl)" = 644
 
+# Outputs that are not regular files (issue 34): devices and FIFOs are
+# written in place, never replaced; a symbolic link is written through, the
+# link stays; every way of naming one file twice is refused before writing.
+fresh
+cp "$cli/ok.sgc" "$cli/cli_inc.h" .
+"$sgcc" -t opencl -o ref.cl --header ref.h -MD ok.sgc 2>/dev/null
+sed 's/^ref\.cl:/OUT:/' ref.d >ref.rule
+mkfifo fifo
+timeout 20 cat fifo >from_fifo &
+reader=$!
+run 0 -t opencl -o fifo ok.sgc
+wait $reader
+check "-o FIFO: still a FIFO" test -p fifo
+check "-o FIFO: the reader got the output" cmp -s from_fifo ref.cl
+timeout 20 cat fifo >from_fifo_deps &
+reader=$!
+run 0 -t opencl -o dep_code.cl -MF fifo ok.sgc
+wait $reader
+check "-MF FIFO: still a FIFO, the reader got the rule" \
+    bash -c 'test -p fifo && grep -q "^dep_code.cl: ok.sgc" from_fifo_deps'
+if [ -c /dev/null ]; then
+    run 0 -t opencl -o /dev/null -MF /dev/null --header /dev/null --emit-json /dev/null ok.sgc
+    check "-o /dev/null (and -MF, --header, --emit-json): /dev/null stays a device" test -c /dev/null
+    run 0 -E -o /dev/null ok.sgc
+    check "-E -o /dev/null: /dev/null stays a device" test -c /dev/null
+fi
+if [ -c /dev/full ]; then
+    printf 'old h\n' >full.h
+    run 3 -t opencl -o /dev/full --header full.h ok.sgc
+    check "-o /dev/full: 'No space left on device'" grep -q "cannot write '/dev/full': No space left on device" "$tmp/err"
+    check "-o /dev/full: the other output untouched, no temporary" \
+        bash -c 'test "$(cat full.h)" = "old h" && ! ls -A | grep -q sgcc-'
+fi
+if [ "$(id -u)" = 0 ] && mknod chardev c 1 3 2>/dev/null; then
+    run 0 -t opencl -o chardev -MF chardev ok.sgc
+    check "-o CHAR-DEVICE made with mknod: still the device" test -c chardev
+else
+    count=$((count + 1))
+    echo "ok $count - # SKIP mknod needs root"
+fi
+mkdir target
+printf 'old\n' >target/real.cl
+ln -s target/real.cl link.cl
+run 0 -t opencl -o link.cl ok.sgc
+check "-o SYMLINK: the link stays a link to the same file" test -L link.cl -a "$(readlink link.cl)" = target/real.cl
+check "-o SYMLINK: the target file got the output" cmp -s target/real.cl ref.cl
+check "-o SYMLINK: no temporary left beside link or target" \
+    bash -c '! ls -A . target | grep -q sgcc-'
+ln -s target/new.h dangling.h
+run 0 -t opencl -o dl.cl --header dangling.h ok.sgc
+check "--header DANGLING-SYMLINK: the link's target is created" bash -c 'test -L dangling.h && cmp -s target/new.h ref.h'
+ln -s link.cl chain.d
+run 0 -t opencl -o chain_code.cl -MF chain.d ok.sgc
+check "-MF through two links: written to the final file" \
+    bash -c 'test -L chain.d -a -L link.cl && grep -q "^chain_code.cl: ok.sgc" target/real.cl'
+
+# Two outputs on one file, two inputs on one output: exit 2, nothing written.
+fresh
+mkdir d1 d2
+cp "$cli/ok.sgc" "$cli/cli_inc.h" d1/
+sed 's/scale/other/' d1/ok.sgc >d2/ok.sgc
+cp "$cli/cli_inc.h" d2/
+printf 'old\n' >X.cl
+for second in "--header X.cl" "--header ./X.cl" "-MF X.cl" "--emit-json X.cl" "--emit-json ../w/X.cl"; do
+    # shellcheck disable=SC2086 # $second is two words on purpose
+    run 2 -t opencl -o X.cl $second d1/ok.sgc
+    check "-o X.cl $second: 'two outputs on one file'" grep -q "two outputs on one file: 'X.cl' (-o)" "$tmp/err"
+done
+check "two outputs on one file: X.cl untouched" test "$(cat X.cl)" = old
+ln X.cl hard.cl
+ln -s X.cl sym.h
+run 2 -t opencl -o X.cl --header hard.cl d1/ok.sgc
+check "a hard link to the same file is the same file" grep -q "two outputs on one file" "$tmp/err"
+run 2 -t opencl -o X.cl --header sym.h d1/ok.sgc
+check "a symbolic link to the same file is the same file" grep -q "two outputs on one file" "$tmp/err"
+run 2 -o new/sub/k --header new/sub/../sub/k.cl d1/ok.sgc
+check "two spellings of a file not made yet" grep -q "two outputs on one file" "$tmp/err"
+check "...and its directory not made either" test ! -e new
+run 2 -o out/ d1/ok.sgc d2/ok.sgc
+check "two inputs, one output name in -o DIR/: exit 2 naming both" \
+    grep -q "inputs 'd1/ok.sgc' and 'd2/ok.sgc' would both write 'out/ok.cl'" "$tmp/err"
+check "two inputs, one output name: nothing written" test ! -e out
+run 0 -o out/ --header hdr/ d1/ok.sgc
+check "-o DIR/ --header DIR2/: no conflict" test -s out/ok.cl -a -s hdr/ok.h
+check "nothing stray in the directory" test "$(ls -A | sort | tr '\n' ' ')" = "X.cl d1 d2 hard.cl hdr out sym.h "
+
+# A signal or a file-size limit while writing leaves no temporary, and the
+# old output untouched (issue 35).
+fresh
+cp "$cli/ok.sgc" "$cli/cli_inc.h" .
+python3 -c '
+print("kernel void k(global int *p)\n{")
+for i in range(20000):
+    print("    p[%d] = p[%d] * %d + 1;" % (i, i + 1, i))
+print("}")' >big.sgc
+printf 'old\n' >big.cl
+(ulimit -f 256 && "$sgcc" -t opencl -o big.cl big.sgc >"$tmp/out" 2>"$tmp/err")
+rc=$?
+check "ulimit -f: exit 3 (a clean I/O error, not SIGXFSZ)" test $rc -eq 3
+check "ulimit -f: 'File too large'" grep -q "^sgcc: error: cannot write 'big.cl': File too large" "$tmp/err"
+check "ulimit -f: the old output untouched, no temporary" \
+    bash -c 'test "$(cat big.cl)" = old && ! ls -A | grep -q sgcc-'
+# Deterministic SIGTERM: the code goes to a FIFO nobody reads, so sgcc waits
+# in open() at commit time while the header's temporary exists.
+mkfifo stuck
+printf 'old h\n' >h.h
+"$sgcc" -t opencl -o stuck --header h.h ok.sgc 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 100); do ls -A | grep -q '^\.h\.h\.sgcc-' && break; sleep 0.1; done
+check "SIGTERM test: the temporary is there while sgcc waits" bash -c 'ls -A | grep -q "^\.h\.h\.sgcc-"'
+kill -TERM $pid
+wait $pid
+rc=$?
+check "SIGTERM: sgcc dies of the signal (status 143)" test $rc -eq 143
+check "SIGTERM: the temporary is removed, the old header untouched" \
+    bash -c 'test "$(cat h.h)" = "old h" && ! ls -A | grep -q sgcc-'
+
 # ---- gcc-style command line (docs/CLI.md "Inputs") -------------------------
 # Standard input: '-' reads it, its diagnostics name it <stdin>, and its
 # outputs need -o (nothing goes next to a non-regular input).
@@ -411,6 +528,23 @@ if command -v cpp >/dev/null; then
     grep -v '^#' "$tmp/out" | tr -d ' \n' >"$tmp/ours"
     check "-E: directives in macro arguments, the same tokens as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
 fi
+# A header that only defines macros still gets its markers (as cpp prints them).
+mkdir -p minc
+printf '#define FROM_MACROS 7\n#define MORE 8\n' >minc/m.sgh
+printf '#include "minc/m.sgh"\nint x = FROM_MACROS;\n\n#include "minc/m.sgh"\nint y = MORE;\n' >macros.sgc
+run 0 -E macros.sgc
+printf '# 1 "macros.sgc"\n# 1 "minc/m.sgh" 1\n# 2 "macros.sgc" 2\nint x = 7;\n# 1 "minc/m.sgh" 1\n# 5 "macros.sgc" 2\nint y = 8;\n' >"$tmp/want"
+check "-E: markers for a header of macros only, entering and returning" cmp -s "$tmp/want" "$tmp/out"
+if command -v cpp >/dev/null; then
+    cpp macros.sgc 2>/dev/null | grep '^# [0-9]* "minc/m.sgh"\|^# [0-9]* "macros.sgc" 2' >"$tmp/cpp"
+    grep '^# [0-9]* "minc/m.sgh"\|^# [0-9]* "macros.sgc" 2' "$tmp/out" >"$tmp/ours"
+    check "-E: the same include markers as the system cpp" cmp -s "$tmp/cpp" "$tmp/ours"
+fi
+printf '#ifndef GUARD\n#define GUARD\n#define G 1\n#endif\n' >minc/g.sgh
+printf '#include "minc/g.sgh"\n#include "minc/g.sgh"\nint g = G;\n' >guarded.sgc
+run 0 -E guarded.sgc
+check "-E: a guarded header entered once, marked once" \
+    test "$(grep -c '"minc/g.sgh" 1' "$tmp/out"),$(grep -c '"guarded.sgc" 2' "$tmp/out")" = "1,1"
 printf 'int a;\n#line 100 "renamed.sgc"\nint b = __LINE__;\n' >line.sgc
 run 0 -E line.sgc
 check "-E: #line gives a linemarker with the presumed line and name" \
@@ -421,6 +555,27 @@ printf '#include "nowhere.h"\n' >bad_include.sgc
 run 1 -E -o never.i bad_include.sgc
 check "-E with an error: no file" test ! -e never.i
 run 2 -E -o one.i ok.sgc warn.sgc
+
+# A UTF-8 byte-order mark at the start of the main file or a header is
+# skipped (gcc and clang do): the output is that of the same files without it.
+fresh
+mkdir plain bom
+printf '#define BOM_SCALE 3\nint bom_helper(int v) { return v * BOM_SCALE; }\n' >plain/h.sgh
+printf '#include "h.sgh"\nkernel void k(global int *p) { p[0] = bom_helper(2); }\n' >plain/k.sgc
+for f in h.sgh k.sgc; do { printf '\357\273\277'; cat "plain/$f"; } >"bom/$f"; done
+(cd plain && "$sgcc" -o k k.sgc 2>"$tmp/err")
+cd bom
+run 0 -o k k.sgc
+check "a byte-order mark is skipped: no diagnostic" test ! -s "$tmp/err"
+check "a byte-order mark is skipped: the same OpenCL C" cmp -s k.cl ../plain/k.cl
+check "a byte-order mark is skipped: the same CUDA C" cmp -s k.cu ../plain/k.cu
+printf '\357\273\277int x = @;\n' >col.sgc
+run 1 --color=never -fsyntax-only col.sgc
+check "after a byte-order mark, columns count from after it" grep -q "^col.sgc:1:9: error: stray '@'" "$tmp/err"
+cd ..
+printf '#include "nowhere.h"\n' >miss.sgc
+run 1 --color=never -fsyntax-only miss.sgc
+check "a missing header is reported at its name" grep -q "^miss.sgc:1:10: error: 'nowhere.h' file not found" "$tmp/err"
 
 # Depfiles the gcc way: -MMD, -MM, -MP, -MQ, several -MT
 fresh
@@ -535,8 +690,66 @@ run 0 --header - -o k3 ok.sgc
 check "--header - writes the header to stdout" grep -q "scale" "$tmp/out"
 run 2 -t opencl -o - --emit-json - ok.sgc
 check "two outputs on stdout: a usage error" grep -q "only one output" "$tmp/err"
+# With -o - no file is written: the rule names the file the output would
+# have been without -o (never '-', never the input itself).
 run 0 -t opencl -o - -MD ok.sgc
-check "-o - with -MD: the depfile is named after the input" grep -q "^ok.sgc\|: ok.sgc" ok.d
+check "-o - with -MD: the depfile is named after the input" test -s ok.d
+check "-o - with -MD: the target is ok.cl, not the input" grep -q "^ok.cl: ok.sgc" ok.d
+run 0 -M -o - ok.sgc
+check "-M -o -: the targets are ok.cl ok.cu" grep -q "^ok.cl ok.cu: ok.sgc" "$tmp/out"
+cp ok.sgc named.cl
+run 2 -t opencl -o - -MD named.cl
+check "a rule whose target would be the input: a usage error asking for -MT" \
+    grep -q "would name the input 'named.cl' as its target: name the target with -MT" "$tmp/err"
+run 2 -t opencl -o - -MD -MF s.d - <ok.sgc
+check "stdin to stdout with -MF: the target must be named (-MT)" grep -q "with -MT" "$tmp/err"
+run 0 -t opencl -o - -MD -MF s.d -MT kernels - <ok.sgc
+check "stdin to stdout with -MF -MT: the rule" grep -q "^kernels: cli_inc.h" s.d
+run 2 -t opencl -o - -MD - <ok.sgc
+check "-MD on standard input with -o given: the message asks for -MF" \
+    grep -q "^sgcc: error: reading standard input: name the depfile with -MF$" "$tmp/err"
+run 2 -t opencl -o - -MD -I . /dev/stdin <ok.sgc
+check "-MD on /dev/stdin with -o given: the message asks for -MF" \
+    grep -q "^sgcc: error: '/dev/stdin' is not a regular file: name the depfile with -MF$" "$tmp/err"
+
+# ---- -fmax-errors (issue 35) ----------------------------------------------------
+# 1 MB of random bytes: with the default limit, 20 errors and one fatal
+# "too many errors", quickly, in one write(2) per diagnostic; JSON stays an
+# array; -fmax-errors=0 reports everything.
+fresh
+python3 -c 'import random, sys; r = random.Random(35); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(1 << 20)))' >rand.sgc
+start=$(date +%s)
+run 1 --color=never -fsyntax-only rand.sgc
+check "random bytes: at most 10 s" test $(($(date +%s) - start)) -le 10
+check "random bytes: 20 errors, then the stop" test "$(grep -c '^rand.sgc:[0-9]*:[0-9]*: error: ' "$tmp/err")" -eq 20
+check "random bytes: one fatal 'too many errors' last" \
+    bash -c 'grep "^rand.sgc:" "$1" | tail -1 | grep -q "fatal error: too many errors emitted, stopping now \[-fmax-errors=\]$"' _ "$tmp/err"
+check "random bytes: under 64 KiB of diagnostics" test "$(wc -c <"$tmp/err")" -lt 65536
+run 1 --diagnostics-format=json -fsyntax-only rand.sgc
+check "-fmax-errors with JSON: valid, 21 records, the last fatal" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 21 and d[-1]["severity"] == "fatal error", d[-1]
+assert d[-1]["message"] == "too many errors emitted, stopping now [-fmax-errors=]"' "$tmp/err"
+run 1 --color=never -fmax-errors=2 -fsyntax-only rand.sgc
+check "-fmax-errors=2: two errors and the stop" \
+    test "$(grep -c ': error: ' "$tmp/err"),$(grep -c ': fatal error: ' "$tmp/err")" = "2,1"
+printf 'kernel void k(global int *p)\n{\n' >many.sgc
+for i in $(seq 1 40); do printf '    p[%d] = nope_%d;\n' "$i" "$i" >>many.sgc; done
+printf '}\n' >>many.sgc
+run 1 --color=never -fmax-errors=0 many.sgc
+check "-fmax-errors=0: every error (40), no stop" \
+    test "$(grep -c ': error: ' "$tmp/err"),$(grep -c 'fatal error' "$tmp/err")" = "40,0"
+run 1 --color=never -fmax-errors=40 many.sgc
+check "-fmax-errors=40 with 40 errors: no stop" bash -c '! grep -q "fatal error" "$1"' _ "$tmp/err"
+usage -fmax-errors=many many.sgc
+usage -fmax-errors=-1 many.sgc
+usage -fmax-errors= many.sgc
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+    strace -f -e trace=write -o "$tmp/trace" "$sgcc" -fmax-errors=0 -fsyntax-only many.sgc 2>/dev/null
+    check "stderr is buffered: one write(2) per diagnostic (40)" \
+        test "$(grep -c '^[0-9]* *write(2,' "$tmp/trace")" -eq 40
+fi
 
 # ---- --verify ----------------------------------------------------------------
 fresh

@@ -113,6 +113,38 @@ START_TEST(errors_are_structured)
 }
 END_TEST
 
+/* -fmax-errors through the library: 30 undeclared names, one per line
+ * (line i + 2 for name i); the default stops at 20, a set limit at n, 0
+ * reports every one. */
+START_TEST(error_limit)
+{
+    char text[4096] = "kernel void k(global int *p)\n{\n";
+    for (int i = 1; i <= 30; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "    p[%d] = nope_%d;\n", i, i);
+    strcat(text, "}\n");
+    sgcc_options *opt = sgcc_options_create();
+    unsigned limits[] = {SGCC_DEFAULT_MAX_ERRORS, 5, 1, 0};
+    for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+        if (l > 0)
+            ck_assert_int_eq(sgcc_options_set_max_errors(opt, limits[l]), SGCC_OK);
+        sgcc_result *r = compile(opt, text, SGCC_ERROR_COMPILE);
+        size_t want = limits[l] ? limits[l] + 1 : 30;
+        ck_assert_uint_eq(sgcc_result_get_diagnostic_count(r), want);
+        const sgcc_diagnostic *last = sgcc_result_get_diagnostic(r, want - 1);
+        ck_assert_uint_eq(last->line, (unsigned)want + 2);
+        if (limits[l]) {
+            ck_assert_int_eq(last->severity, SGCC_SEVERITY_FATAL);
+            ck_assert_str_eq(last->message, "too many errors emitted, stopping now [-fmax-errors=]");
+        } else {
+            ck_assert_int_eq(last->severity, SGCC_SEVERITY_ERROR);
+        }
+        sgcc_result_destroy(r);
+    }
+    ck_assert_int_eq(sgcc_options_set_max_errors(NULL, 3), SGCC_ERROR_INVALID_ARGUMENT);
+    sgcc_options_destroy(opt);
+}
+END_TEST
+
 START_TEST(warnings_and_their_flags)
 {
     const char *warn = "#warning \"careful\"\nkernel void k(global int *p) { p[0] = 1; }\n";
@@ -402,6 +434,7 @@ int main(void)
     tcase_add_test(tc, string_to_both_targets);
     tcase_add_test(tc, one_target_header_and_json);
     tcase_add_test(tc, errors_are_structured);
+    tcase_add_test(tc, error_limit);
     tcase_add_test(tc, warnings_and_their_flags);
     tcase_add_test(tc, defines_undefines_and_includes);
     tcase_add_test(tc, absent_includes_are_reported);
