@@ -25,9 +25,9 @@ const char *const group_op_names[GOP_COUNT] = {
 };
 
 const GroupOpInfo group_op_info[GOP_COUNT] = {
-    [GOP_NONE] = {"", GOP_ID_ZERO, false, false, ""},
+    [GOP_NONE] = {"", GOP_ID_ZERO, false, false, false, ""},
 #define GROUP_OP(kind, spelling, expr, identity, integer_only, logical, idempotent, khr) \
-    [GOP_##kind] = {expr, GOP_ID_##identity, integer_only, logical, khr},
+    [GOP_##kind] = {expr, GOP_ID_##identity, integer_only, logical, idempotent, khr},
 #include "ast/group_ops.def"
 #undef GROUP_OP
 };

@@ -202,6 +202,7 @@ typedef struct GroupOpInfo {
     GroupOpIdentity identity;
     bool integer_only;         /* integer types only */
     bool logical;              /* on truth values, results 0/1 */
+    bool idempotent;           /* a OP a == a */
     const char *khr;           /* stem of OpenCL's built-ins: "add", "min" ... */
 } GroupOpInfo;
 

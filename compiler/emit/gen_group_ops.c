@@ -151,6 +151,25 @@ static void opencl_pairs(FILE *f, bool integer_only, bool logical, const char *t
             fprintf(f, " X(%s, %s)", ops[i].name, type);
 }
 
+/* The type a small integer type (char uchar short ushort) computes an
+ * operator in, before one conversion back (opencl_subgroup.cl, "Small
+ * types").  An idempotent operator (minimum maximum bit_and bit_or) gives
+ * one of its operands or bits of theirs, never a value out of the type's
+ * range: int, which holds every value of those types in their order.  The
+ * others (plus multiplies bit_xor) may leave the range: uint, where they
+ * wrap modulo 2^32 with no overflow, and the conversion to the type is
+ * the reduction modulo 2^8 or 2^16, so one conversion of the total equals
+ * a conversion at each step. */
+static const char *opencl_small_wide(const Op *op) { return op->idempotent ? "int" : "uint"; }
+
+/* " X(op, T, W)" for each operator that is not logical, on a small type. */
+static void opencl_small_pairs(FILE *f, const char *type)
+{
+    for (int i = 0; i < OP_COUNT; i++)
+        if (!ops[i].logical)
+            fprintf(f, " X(%s, %s, %s)", ops[i].name, type, opencl_small_wide(&ops[i]));
+}
+
 static void opencl_blocks(void)
 {
     FILE *f = open_block("opencl_apply"); /* SGC_OP_<op>(a, b), SGC_IDEMPOTENT_<op> */
@@ -203,7 +222,18 @@ static void opencl_blocks(void)
     opencl_pairs(f, false, true, "ulong");
     fputs(" \\\n   ", f);
     opencl_pairs(f, false, true, "float");
-    fputs(" SGC_LOGICAL_WRAPPERS_DOUBLE(X)\n", f);
+    fputs(" SGC_LOGICAL_WRAPPERS_DOUBLE(X) \\\n   ", f);
+    static const char *const small[] = {"char", "uchar", "short", "ushort"};
+    for (size_t t = 0; t < sizeof small / sizeof small[0]; t++)
+        opencl_pairs(f, false, true, small[t]);
+    /* SGC_SMALL_PAIRS(X): X(op, T, W), the other operators on the small
+     * types, through W (opencl_small_wide). */
+    fputs("\n#define SGC_SMALL_PAIRS(X)", f);
+    for (size_t t = 0; t < sizeof small / sizeof small[0]; t++) {
+        fputs(" \\\n   ", f);
+        opencl_small_pairs(f, small[t]);
+    }
+    fputs("\n", f);
     close_block(f);
 
     f = open_block("opencl_khr"); /* SGC_KHR_FN_<op>(prefix) */

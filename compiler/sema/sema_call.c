@@ -166,14 +166,16 @@ static bool need_scalar(Sema *s, Args *A, int i, Type *to)
     return true;
 }
 
-/* Element types a group algorithm can move (docs/REFERENCE.md "Groups"); `wide` adds the
- * small types that broadcast/shift/select/permute also take. */
+/* Element types a group algorithm takes (docs/REFERENCE.md "Group algorithms and
+ * operators"): every arithmetic type but bool in reductions and scans; `wide`
+ * (broadcast/shift/select/permute) adds bool. */
 static bool movable_type(const Type *ty, bool wide)
 {
     switch (ty->kind) {
+    case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
     case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG: case TY_SIZE_T: case TY_FLOAT: case TY_DOUBLE:
         return true;
-    case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: case TY_SHORT: case TY_USHORT:
+    case TY_BOOL:
         return wide;
     case TY_VOID: case TY_ENUM:
     CASE_TY_NOT_ARITHMETIC:

@@ -142,6 +142,87 @@ static void ref_reqd_wg_spec_sub_group(const Case *c, const void *in_, void *out
     }
 }
 
+/* joint_small_types.sgc: per work-group, 40 inputs v made into short v*1000,
+ * uchar v*7 and char v*5 (wrapping), then reductions and scans whose every
+ * step is (T)(a op b) (docs/REFERENCE.md "Group algorithms and operators"),
+ * computed here in the types themselves. */
+static int16_t to_i16(int64_t v) { return (int16_t)(uint16_t)(uint64_t)v; }
+static uint8_t to_u8(int64_t v) { return (uint8_t)(uint64_t)v; }
+static int8_t to_i8(int64_t v) { return (int8_t)(uint8_t)(uint64_t)v; }
+
+enum { SMALL_N = 40, SMALL_WG_PER_GROUP = 7 + 2 * SMALL_N, SMALL_SG_PER_GROUP = 1 + 2 * SMALL_N };
+
+typedef struct SmallInputs {
+    int16_t s[SMALL_N];
+    uint8_t u[SMALL_N];
+    int8_t c[SMALL_N];
+} SmallInputs;
+
+static SmallInputs small_inputs(const int32_t *in, size_t g)
+{
+    SmallInputs x;
+    for (int i = 0; i < SMALL_N; i++) {
+        int v = in[g * SMALL_N + (size_t)i];
+        x.s[i] = to_i16(v * 1000);
+        x.u[i] = to_u8(v * 7);
+        x.c[i] = to_i8(v * 5);
+    }
+    return x;
+}
+
+static void ref_joint_small_types(const Case *c, const void *in_, void *out_)
+{
+    const int32_t *in = in_;
+    int32_t *out = out_;
+    for (size_t g = 0; g < c->global_size / c->local_size; g++) {
+        SmallInputs x = small_inputs(in, g);
+        int32_t *o = out + g * SMALL_WG_PER_GROUP;
+        int16_t sum = 0, low = INT16_MAX, scan_low = INT16_MAX;
+        int8_t high = INT8_MIN, sum_c = 0;
+        uint8_t prod = 3, scan_u = 250;
+        for (int i = 0; i < SMALL_N; i++) {
+            sum = to_i16(sum + x.s[i]);
+            low = x.s[i] < low ? x.s[i] : low;
+            high = x.c[i] > high ? x.c[i] : high;
+            sum_c = to_i8(sum_c + x.c[i]);
+            if (i < 8)
+                prod = to_u8((uint32_t)prod * x.u[i]);
+            o[7 + i] = scan_low;
+            scan_low = x.s[i] < scan_low ? x.s[i] : scan_low;
+            scan_u = to_u8(scan_u + x.u[i]);
+            o[7 + SMALL_N + i] = scan_u;
+        }
+        o[0] = sum;
+        o[1] = low;
+        o[2] = high;
+        o[3] = prod;
+        o[4] = INT16_MAX; /* minimum over an empty range: short's identity */
+        o[5] = INT8_MIN;  /* maximum over an empty range: char's identity */
+        o[6] = sum_c / 2;
+    }
+}
+
+static void ref_joint_small_types_sg(const Case *c, const void *in_, void *out_)
+{
+    const int32_t *in = in_;
+    int32_t *out = out_;
+    for (size_t g = 0; g < c->global_size / c->local_size; g++) {
+        SmallInputs x = small_inputs(in, g);
+        int32_t *o = out + g * SMALL_SG_PER_GROUP;
+        int8_t scan_high = INT8_MIN;
+        int16_t prod = 1;
+        uint8_t bits = 0;
+        for (int i = 0; i < SMALL_N; i++) {
+            bits ^= x.u[i];
+            o[1 + i] = scan_high;
+            scan_high = x.c[i] > scan_high ? x.c[i] : scan_high;
+            prod = to_i16((int64_t)prod * x.s[i]);
+            o[1 + SMALL_N + i] = prod;
+        }
+        o[0] = bits;
+    }
+}
+
 /* c_semantics.sgc: the shared C17 body (compiled here by the host C
  * compiler, which is the reference), then the three work-group results. */
 #include "cases/c_semantics_body.h"
@@ -169,6 +250,9 @@ const Case conform_cases[] = {
     {"joint_local_scan", E_INT, E_INT, 192, 384, 64, 16, NULL, 0, ref_joint_local_scan},
     {"joint_private_range", E_LONG, E_LONG, 10, 64, 32, 16, NULL, 0, ref_joint_private_range},
     {"joint_sub_group_spaces", E_FLOAT, E_FLOAT, 24, 280, 64, 32, NULL, 0, ref_joint_sub_group_spaces},
+    {"joint_small_types", E_INT, E_INT, 80, 2 * SMALL_WG_PER_GROUP, 64, 32, NULL, 0, ref_joint_small_types},
+    {"joint_small_types_sg", E_INT, E_INT, 80, 2 * SMALL_SG_PER_GROUP, 64, 32, NULL, 0,
+     ref_joint_small_types_sg},
     {"reqd_wg_spec", E_INT, E_INT, 64, 8, 64, 16, "-DSGC_SPEC_0=16", 16, ref_reqd_wg_spec},
     {"reqd_wg_spec_sub_group", E_INT, E_INT, 64, 256, 64, 32, "-DSGC_SPEC_3=32", 32,
      ref_reqd_wg_spec_sub_group},

@@ -12,6 +12,9 @@ import sys
 
 ARITH_TYPES = ["int", "uint", "long", "ulong", "float", "double"]
 SMALL_TYPES = ["bool", "char", "uchar", "short", "ushort"]
+# Reductions and scans also on the small integer types (every integer
+# operator; each step (T)(a op b), host_common.c's apply wraps to the width).
+SMALL_INT_TYPES = ["char", "uchar", "short", "ushort"]
 INT_OPS = ["plus", "multiplies", "minimum", "maximum", "bit_and", "bit_or",
            "bit_xor", "logical_and", "logical_or"]
 # Logical operators on floating types too (C semantics: nonzero is true).
@@ -26,7 +29,7 @@ STORAGE = {"bool": "uchar"}
 
 
 def arith_cases():
-    for t in ARITH_TYPES:
+    for t in ARITH_TYPES + SMALL_INT_TYPES:
         for op in (FLOAT_OPS if t in ("float", "double") else INT_OPS):
             yield t, op
 

@@ -620,8 +620,8 @@ static const struct BadInput {
                  "1:67: error: 'get_ballot_group' requires a sub_group as its parent, have 'work_group'"},
     {"struct S { int a; };\n" K("struct S s = {1}; auto r = reduce_over_group(get_sub_group(), s, plus);"),
                  "2:68: error: group algorithm 'reduce_over_group' does not support type 'struct S'"},
-    {K("n = reduce_over_group(get_sub_group(), (char)1, plus);"),
-                 "1:45: error: group algorithm 'reduce_over_group' does not support type 'char'"},
+    {K("n = reduce_over_group(get_sub_group(), (bool)1, plus);"),
+                 "1:45: error: group algorithm 'reduce_over_group' does not support type 'bool'"},
     {K("n = reduce_over_group(get_sub_group(), n, minus);"),
                  "1:83: error: expected a group operation (plus, multiplies, minimum, maximum, bit_and, bit_or, "
                  "bit_xor, logical_and, logical_or) as argument 3 of 'reduce_over_group'"},

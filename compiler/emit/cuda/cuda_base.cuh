@@ -230,6 +230,12 @@ template <class T> struct limits;
         static __device__ __forceinline__ T max() { return hi; }           \
         static __device__ __forceinline__ T lowest() { return lo; }        \
     };
+/* Plain char has the host's signedness (CUDA follows the host compiler). */
+SGC_LIMITS(char, (char)((char)-1 < (char)0 ? 0x7f : 0xff), (char)((char)-1 < (char)0 ? -0x80 : 0))
+SGC_LIMITS(signed char, (signed char)0x7f, (signed char)-0x80)
+SGC_LIMITS(unsigned char, (unsigned char)0xffu, (unsigned char)0u)
+SGC_LIMITS(short, (short)0x7fff, (short)-0x8000)
+SGC_LIMITS(unsigned short, (unsigned short)0xffffu, (unsigned short)0u)
 SGC_LIMITS(int, 0x7fffffff, (int)0x80000000u)
 SGC_LIMITS(unsigned, 0xffffffffu, 0u)
 SGC_LIMITS(long long, 0x7fffffffffffffffll, (long long)0x8000000000000000ull)
@@ -239,13 +245,33 @@ SGC_LIMITS(double, __longlong_as_double(0x7ff0000000000000ll),
            __longlong_as_double((long long)0xfff0000000000000ull))
 #undef SGC_LIMITS
 
+/* The type an operator computes in on T: T, except that the small integer
+ * types (char, short and their kin) take unsigned for the operators that
+ * may leave their range (the non-idempotent ones: plus, multiplies,
+ * bit_xor), which wrap there with no overflow (C++ would promote to int,
+ * where 65535 * 65535 overflows); the result converts back to T, which
+ * keeps it modulo 2^8 or 2^16: each step is T(a op b) (docs/REFERENCE.md
+ * "Group algorithms and operators").  The idempotent ones never leave T's
+ * range and compute as C++ promotes. */
+template <class T, bool Idempotent> struct compute_in { using type = T; };
+template <> struct compute_in<char, false> { using type = unsigned; };
+template <> struct compute_in<signed char, false> { using type = unsigned; };
+template <> struct compute_in<unsigned char, false> { using type = unsigned; };
+template <> struct compute_in<short, false> { using type = unsigned; };
+template <> struct compute_in<unsigned short, false> { using type = unsigned; };
+
 /* `in` normalises an input: logical operators work on truth values, so
  * their results are 0/1 whatever the group size. */
 #define SGC_OPERATOR(name, expr, ident, idem)                              \
     struct name {                                                          \
         static constexpr bool idempotent = idem; /* a op a == a */        \
         static constexpr bool logical = false;                             \
-        template <class T> __device__ T operator()(T a, T b) const { return expr; } \
+        template <class W> static __device__ W apply(W a, W b) { return expr; } \
+        template <class T> __device__ T operator()(T a, T b) const         \
+        {                                                                  \
+            using W = typename compute_in<T, idem>::type;                  \
+            return T(apply<W>(W(a), W(b)));                                \
+        }                                                                  \
         template <class T> static __device__ T identity() { return ident; } \
         template <class T> static __device__ T in(T x) { return x; }       \
     };

@@ -152,6 +152,7 @@ typedef struct JointShape {
     bool wg, init;
     const char *op;           /* operator spelling, or the predicate's name */
     const char *value, *elem; /* algorithm type (ulong for size_t); pointee spelling */
+    const char *identity;     /* the operator's identity for elem, as a value */
     const char *src_as, *dst_as;
 } JointShape;
 
@@ -187,10 +188,10 @@ static void opencl_joint_wg_scan_body(EmitBuffer *b, const JointShape *j, bool i
     const char *v = j->value, *op = j->op;
     emit_printf(b, "    size_t per = (n + range - 1) / range;\n"
                    "    size_t lo = min(n, (size_t)lid * per), hi = min(n, lo + per);\n"
-                   "    %s sum = SGC_ID_%s(%s);\n"
+                   "    %s sum = %s;\n"
                    "    for (size_t i = lo; i < hi; i++)\n"
                    "        sum = SGC_OP_%s(sum, SGC_IN_%s(%s, (%s)first[i]));\n"
-                   "    %s prefix = ", v, op, v, op, op, v, v, v);
+                   "    %s prefix = ", v, j->identity, op, op, v, v, v);
     joint_algo_call(b, j, "exclusive_scan");
     /* The SGC_OP_ macros evaluate their operands twice: never a call. */
     emit_printf(b, "sum);\n    %s acc = SGC_OP_%s(carry, prefix);\n"
@@ -214,29 +215,34 @@ static void opencl_joint_text(EmitBuffer *b, const JointShape *j, const char *na
                     j->bi == BI_JOINT_ALL_OF ? "!" : "", op, j->bi == BI_JOINT_ANY_OF ? "" : "!",
                     j->wg ? "wg_" : "", j->wg ? ", scratch" : "");
         return;
-    case BI_JOINT_REDUCE:
-        joint_head(b, j, v, name);
-        emit_printf(b, "    %s acc = SGC_ID_%s(%s);\n    for (size_t i = lid; i < n; i += range)\n"
+    case BI_JOINT_REDUCE: {
+        /* A small type computed in int or uint returns as itself. */
+        bool narrowed = strcmp(v, j->elem) != 0 && strcmp(v, "ulong") != 0;
+        joint_head(b, j, narrowed ? j->elem : v, name);
+        emit_printf(b, "    %s acc = %s;\n    for (size_t i = lid; i < n; i += range)\n"
                        "        acc = SGC_OP_%s(acc, SGC_IN_%s(%s, (%s)first[i]));\n    return ",
-                    v, op, v, op, op, v, v);
+                    v, j->identity, op, op, v, v);
+        if (narrowed)
+            emit_printf(b, "(%s)", j->elem);
         joint_algo_call(b, j, j->init ? "reduce_init" : "reduce");
         emit_printf(b, "acc%s);\n}\n", j->init ? ", init" : "");
         return;
+    }
     default: {
         bool incl = j->bi == BI_JOINT_INCLUSIVE_SCAN;
         joint_head(b, j, "void", name);
         if (j->init)
             emit_printf(b, "    %s carry = SGC_IN_%s(%s, init);\n", v, op, v);
         else
-            emit_printf(b, "    %s carry = SGC_ID_%s(%s);\n", v, op, v);
+            emit_printf(b, "    %s carry = %s;\n", v, j->identity);
         if (j->wg) {
             opencl_joint_wg_scan_body(b, j, incl);
             return;
         }
         emit_printf(b, "    for (size_t base = 0; base < n; base += range) {\n"
                        "        size_t i = base + lid;\n"
-                       "        %s x = i < n ? SGC_IN_%s(%s, (%s)first[i]) : SGC_ID_%s(%s);\n"
-                       "        %s part = ", v, op, v, v, op, v, v);
+                       "        %s x = i < n ? SGC_IN_%s(%s, (%s)first[i]) : %s;\n"
+                       "        %s part = ", v, op, v, v, j->identity, v);
         joint_algo_call(b, j, incl ? "inclusive_scan" : "exclusive_scan");
         emit_printf(b, "x);\n        %s total = ", v);
         joint_algo_call(b, j, "reduce");
@@ -260,6 +266,22 @@ static void declare_predicate(EmitCtx *ctx, EmitBuffer *b, const Symbol *fn)
     ctx->out = saved;
 }
 
+static bool is_small_int(TypeKind k)
+{
+    return k == TY_CHAR || k == TY_SCHAR || k == TY_UCHAR || k == TY_SHORT || k == TY_USHORT;
+}
+
+/* The type a joint algorithm on `k` computes in: the type itself, ulong for
+ * size_t, and for the small integer types the one their group algorithms
+ * compute in (gen_group_ops.c, opencl_small_wide: int for the idempotent
+ * operators, uint for the others). */
+static const char *joint_value_type(TypeKind k, GroupOp op)
+{
+    if (!is_small_int(k) || op == GOP_NONE)
+        return opencl_elem(k);
+    return group_op_info[op].idempotent ? "int" : "uint";
+}
+
 static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
 {
     Builtin bi = (Builtin)call->builtin;
@@ -273,7 +295,7 @@ static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
         .bi = bi, .wg = emit_group_is_work_group(g),
         .init = init_at >= 0,
         .op = pred ? (pred_fn && pred_fn->sym ? pred_fn->sym->name : "") : group_op_names[call->group_op],
-        .value = opencl_elem(k),
+        .value = joint_value_type(k, pred ? GOP_NONE : (GroupOp)call->group_op),
         .elem = k == TY_SIZE_T ? "size_t" : opencl_elem(k),
         .src_as = as_name(pty),
         .dst_as = scan ? as_name(emit_canonical(emit_call_arg(call, 3)->ty)) : NULL,
@@ -282,6 +304,14 @@ static void opencl_joint(EmitCtx *ctx, const Node *call, TypeKind k)
         emit_error(ctx, call->loc, "internal error: joint predicate without a function");
         return;
     }
+    /* The identity of the element type: for a small type computed in a
+     * wider one, T's (INT_MAX is no minimum identity for short). */
+    char identity[96];
+    if (strcmp(j.value, j.elem) != 0 && is_small_int(k))
+        snprintf(identity, sizeof identity, "((%s)SGC_ID_%s(%s))", j.value, j.op, j.elem);
+    else
+        snprintf(identity, sizeof identity, "SGC_ID_%s(%s)", j.op, j.value);
+    j.identity = identity;
     char name[256];
     snprintf(name, sizeof name, "sgc_%s%s%s_%s_%s_%s%s%s", j.wg ? "wg_" : "", builtin_info[bi].name,
              j.init ? "_init" : "", j.op, j.elem, j.src_as, j.dst_as ? "_" : "", j.dst_as ? j.dst_as : "");

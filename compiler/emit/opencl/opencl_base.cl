@@ -447,6 +447,14 @@ SGC_INLINE void sgc_wg_barrier(sgc_work_group g)
 #define SGC_MIN_ulong 0ul
 #define SGC_MIN_float (-INFINITY)
 #define SGC_MIN_double (-(double)INFINITY)
+#define SGC_MAX_char CHAR_MAX
+#define SGC_MAX_uchar UCHAR_MAX
+#define SGC_MAX_short SHRT_MAX
+#define SGC_MAX_ushort USHRT_MAX
+#define SGC_MIN_char CHAR_MIN
+#define SGC_MIN_uchar 0
+#define SGC_MIN_short SHRT_MIN
+#define SGC_MIN_ushort 0
 
 #include "group_ops_opencl_identity.inc"
 
@@ -457,8 +465,10 @@ SGC_INLINE void sgc_wg_barrier(sgc_work_group g)
 /* (op, T) pairs of the algorithms: bitwise operators only on integer types.
  * Logical operators are computed on int (truth values) only; every other
  * arithmetic type, floating ones included (C semantics: nonzero is true,
- * the result is 0 or 1 of the type), reaches them through wrappers.  The
- * two lists together cover every (op, T) pair of docs/REFERENCE.md §6; the groups
+ * the result is 0 or 1 of the type), reaches them through wrappers; the
+ * other operators on char uchar short ushort go through int or uint
+ * (SGC_SMALL_PAIRS, opencl_subgroup.cl "Small types").  The
+ * lists together cover every (op, T) pair of docs/REFERENCE.md §6; the groups
  * execution test (tests/exec_groups/gen_exec.py) enumerates the same
  * pairs.  Each list calls X(op, T). */
 #include "group_ops_opencl_pairs.inc"

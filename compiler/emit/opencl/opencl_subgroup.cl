@@ -695,4 +695,49 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_ALGOS)
 SGC_LOGICAL_WRAPPERS(SGC_DEFINE_LOGICAL_WRAPPER)
 #undef SGC_DEFINE_LOGICAL_WRAPPER
 
+/* Small types: char uchar short ushort compute in W, int or uint
+ * (gen_group_ops.c, opencl_small_wide), and convert back once.  Each step
+ * of the algorithm is (T)(a op b) (docs/REFERENCE.md "Group algorithms and
+ * operators"), and this is exact:
+ *  - minimum maximum bit_and bit_or, in int: their results never leave T's
+ *    range (one of the operands, or bits of theirs, sign-extended for a
+ *    signed T), so nothing is lost before the conversion;
+ *  - plus multiplies bit_xor, in uint: they wrap modulo 2^32 with no
+ *    overflow, and uint -> T keeps the value modulo 2^8 or 2^16, which
+ *    commutes with + * and ^; a total computed modulo 2^32 and converted
+ *    once equals one converted at every step.
+ * So the int and uint instances serve whole, the khr built-ins they take
+ * (sub_group_reduce_add on uint...) included.  What W does not give is
+ * the identity: the exclusive scan's first element is T's identity, and
+ * W's minimum identity INT_MAX converts to -1 in short.  The scans without
+ * init therefore pass T's identity, as a W, as the init, which the other
+ * elements absorb (op(id, v) == v for every v of T). */
+#define SGC_DEFINE_SMALL_WRAPPER(op, T, W)                                      \
+    SGC_INLINE T sgc_reduce_##op##_##T(sgc_group g, T x)                        \
+    {                                                                           \
+        return (T)sgc_reduce_##op##_##W(g, (W)x);                               \
+    }                                                                           \
+    SGC_INLINE T sgc_inclusive_scan_##op##_##T(sgc_group g, T x)                \
+    {                                                                           \
+        return (T)sgc_inclusive_scan_##op##_##W(g, (W)x);                       \
+    }                                                                           \
+    SGC_INLINE T sgc_exclusive_scan_##op##_##T(sgc_group g, T x)                \
+    {                                                                           \
+        return (T)sgc_exclusive_scan_init_##op##_##W(g, (W)x, (W)SGC_ID_##op(T)); \
+    }                                                                           \
+    SGC_INLINE T sgc_reduce_init_##op##_##T(sgc_group g, T x, T init)           \
+    {                                                                           \
+        return (T)sgc_reduce_init_##op##_##W(g, (W)x, (W)init);                 \
+    }                                                                           \
+    SGC_INLINE T sgc_inclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
+    {                                                                           \
+        return (T)sgc_inclusive_scan_init_##op##_##W(g, (W)x, (W)init);         \
+    }                                                                           \
+    SGC_INLINE T sgc_exclusive_scan_init_##op##_##T(sgc_group g, T x, T init)   \
+    {                                                                           \
+        return (T)sgc_exclusive_scan_init_##op##_##W(g, (W)x, (W)init);         \
+    }
+SGC_SMALL_PAIRS(SGC_DEFINE_SMALL_WRAPPER)
+#undef SGC_DEFINE_SMALL_WRAPPER
+
 #endif /* !SGC_TIER_WG */

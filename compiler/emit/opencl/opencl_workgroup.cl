@@ -473,6 +473,42 @@ SGC_OP_TYPE_PAIRS(SGC_DEFINE_WG_ALGOS)
 SGC_LOGICAL_WRAPPERS(SGC_DEFINE_WG_LOGICAL_WRAPPER)
 #undef SGC_DEFINE_WG_LOGICAL_WRAPPER
 
+/* Small types through int or uint, as in opencl_subgroup.cl ("Small
+ * types"): exact, and the exclusive scans take T's identity as init. */
+#define SGC_DEFINE_WG_SMALL_WRAPPER(op, T, W)                                   \
+    SGC_INLINE T sgc_wg_reduce_##op##_##T(sgc_work_group g, __local void *s, T x) \
+    {                                                                           \
+        return (T)sgc_wg_reduce_##op##_##W(g, s, (W)x);                         \
+    }                                                                           \
+    SGC_INLINE T sgc_wg_inclusive_scan_##op##_##T(sgc_work_group g,             \
+                                              __local void *s, T x)             \
+    {                                                                           \
+        return (T)sgc_wg_inclusive_scan_##op##_##W(g, s, (W)x);                 \
+    }                                                                           \
+    SGC_INLINE T sgc_wg_exclusive_scan_##op##_##T(sgc_work_group g,             \
+                                              __local void *s, T x)             \
+    {                                                                           \
+        return (T)sgc_wg_exclusive_scan_init_##op##_##W(g, s, (W)x,             \
+                                                        (W)SGC_ID_##op(T));     \
+    }                                                                           \
+    SGC_INLINE T sgc_wg_reduce_init_##op##_##T(sgc_work_group g, __local void *s, \
+                                           T x, T init)                         \
+    {                                                                           \
+        return (T)sgc_wg_reduce_init_##op##_##W(g, s, (W)x, (W)init);           \
+    }                                                                           \
+    SGC_INLINE T sgc_wg_inclusive_scan_init_##op##_##T(sgc_work_group g,        \
+                                                   __local void *s, T x, T init) \
+    {                                                                           \
+        return (T)sgc_wg_inclusive_scan_init_##op##_##W(g, s, (W)x, (W)init);   \
+    }                                                                           \
+    SGC_INLINE T sgc_wg_exclusive_scan_init_##op##_##T(sgc_work_group g,        \
+                                                   __local void *s, T x, T init) \
+    {                                                                           \
+        return (T)sgc_wg_exclusive_scan_init_##op##_##W(g, s, (W)x, (W)init);   \
+    }
+SGC_SMALL_PAIRS(SGC_DEFINE_WG_SMALL_WRAPPER)
+#undef SGC_DEFINE_WG_SMALL_WRAPPER
+
 /* ---- votes ---- */
 
 SGC_INLINE bool sgc_wg_any(sgc_work_group g, __local void *s, bool p)
