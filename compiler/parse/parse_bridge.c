@@ -8,6 +8,7 @@
  * two storage classes) where they are written. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -529,6 +530,56 @@ Node *parse_string(ParseContext *ctx, const Token *tok)
 /* "ab" "cd" -> "abcd" (prefix of the first piece kept).  The text grows in
  * place in a buffer that doubles (ctx->string_text), so that a run of 100k
  * pieces costs linear time and memory, not a copy of the whole per piece. */
+/* Adjacent literals are joined as source text, so an escape at the end of
+ * one piece must not swallow the first character of the next: "\x63" "d"
+ * is the bytes 'c' 'd', not '\x63d'.  A piece ends in an escape that may
+ * go on when its last escape is a hex one, or an octal one of fewer than
+ * three digits; each piece is a whole literal, so one scan of it says. */
+typedef enum { TAIL_CLOSED, TAIL_HEX, TAIL_OCTAL } StringTail;
+
+static StringTail string_tail(const char *text, size_t len)
+{
+    StringTail tail = TAIL_CLOSED;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '\\' || i + 1 == len) {
+            bool goes_on = (tail == TAIL_HEX && isxdigit((unsigned char)text[i])) ||
+                           (tail == TAIL_OCTAL && text[i] >= '0' && text[i] <= '7');
+            if (!goes_on)
+                tail = TAIL_CLOSED;
+            continue;
+        }
+        char e = text[++i];
+        if (e == 'x') {
+            tail = TAIL_HEX;
+        } else if (e >= '0' && e <= '7') {
+            size_t digits = 1;
+            while (digits < 3 && i + 1 < len && text[i + 1] >= '0' && text[i + 1] <= '7')
+                i++, digits++;
+            tail = digits < 3 ? TAIL_OCTAL : TAIL_CLOSED;
+        } else {
+            tail = TAIL_CLOSED;
+        }
+    }
+    return tail;
+}
+
+static bool continues_escape(StringTail tail, char c)
+{
+    return (tail == TAIL_HEX && isxdigit((unsigned char)c)) ||
+           (tail == TAIL_OCTAL && c >= '0' && c <= '7');
+}
+
+/* The literal's text so far, in room for at least `need` more bytes. */
+static void reserve_string(ParseContext *ctx, size_t keep, size_t need)
+{
+    if (keep + need + 1 <= ctx->string_room)
+        return;
+    ctx->string_room = 2 * (keep + need + 1);
+    char *bigger = arena_alloc(ctx->arena, ctx->string_room);
+    memcpy(bigger, ctx->string_text, keep);
+    ctx->string_text = bigger;
+}
+
 void parse_append_string(ParseContext *ctx, Node *str, const Token *tok)
 {
     const char *open = memchr(tok->text, '"', tok->len);
@@ -539,18 +590,24 @@ void parse_append_string(ParseContext *ctx, Node *str, const Token *tok)
         ctx->string_text = (char *)str->text; /* arena memory of this literal's own */
         ctx->string_length = strlen(str->text);
         ctx->string_room = 0; /* the first piece appended moves it to a buffer */
+        const char *first = strchr(str->text, '"');
+        ctx->string_tail = first ? (int)string_tail(first + 1, ctx->string_length - 2 -
+                                                    (size_t)(first - str->text))
+                                 : TAIL_CLOSED;
     }
     size_t keep = ctx->string_length - 1; /* drop the closing quote */
-    size_t add = (size_t)(tok->text + tok->len - (open + 1));
-    if (keep + add + 1 > ctx->string_room) {
-        ctx->string_room = 2 * (keep + add + 1);
-        char *bigger = arena_alloc(ctx->arena, ctx->string_room);
-        memcpy(bigger, ctx->string_text, keep);
-        ctx->string_text = bigger;
+    const char *piece = open + 1;
+    size_t add = (size_t)(tok->text + tok->len - piece); /* with its closing quote */
+    reserve_string(ctx, keep, add + 4);
+    if (add > 1 && continues_escape((StringTail)ctx->string_tail, *piece)) {
+        /* A three-digit octal escape ends by itself. */
+        snprintf(ctx->string_text + keep, 5, "\\%03o", (unsigned char)*piece);
+        keep += 4, piece++, add--;
     }
-    memcpy(ctx->string_text + keep, open + 1, add);
+    memcpy(ctx->string_text + keep, piece, add);
     ctx->string_length = keep + add;
     ctx->string_text[ctx->string_length] = '\0';
+    ctx->string_tail = (int)string_tail(piece, add - 1);
     str->text = ctx->string_text;
 }
 

@@ -75,6 +75,7 @@ typedef struct ParseContext {
     Node *growing_string;          /* the literal parse_append_string builds: */
     char *string_text;             /* its text (arena), string_length of */
     size_t string_length, string_room; /* string_room bytes; doubles when full */
+    int string_tail;               /* escape its text ends in (StringTail) */
     const char **interned;         /* open-addressed set of spellings (parse_intern) */
     size_t intern_capacity, intern_count; /* capacity: a power of two, or 0 */
 } ParseContext;

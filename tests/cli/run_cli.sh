@@ -841,6 +841,20 @@ SGC
 run 0 --stats -t cuda -o s.cu s.sgc
 check "--stats: a variable assigned under && is not uniform" grep -qx "s.sgc: cuda: tangle-mask functions 1, ballots emitted 1, uniform branches without a ballot 0, fixed-size group algorithms with creation facts 0 of 0" "$tmp/err"
 
+# Adjacent string literals: an escape at the end of one piece must not take
+# the next piece's first character ("\x63" "d" is 'c' 'd'); the host C
+# compiler's own concatenation of the same literals is the reference.
+fresh
+literals='"ab" "\x63" "d" "\1" "2" "\12" "3" "\123" "4" "\x4" "\\" "x" "\0" "7"'
+printf 'kernel void k(global char *out)\n{\n    char s[] = %s;\n    for (int i = 0; i < (int)sizeof(s); i++)\n        out[i] = s[i];\n}\n' \
+    "$literals" >cat.sgc
+run 0 -t cuda -o cat.cu cat.sgc
+joined=$(sed -n 's/^ *char s\[[0-9]*\] = \(".*"\);$/\1/p' cat.cu)
+printf '#include <stdio.h>\nstatic const char want[] = %s, got[] = %s;\nint main(void)\n{\n    for (size_t i = 0; i < sizeof want; i++)\n        if (sizeof got != sizeof want || want[i] != got[i])\n            return 1;\n    return 0;\n}\n' \
+    "$literals" "${joined:-x}" >cat.c
+check "adjacent literals ending in escapes keep their bytes (against the host C compiler)" \
+    sh -c 'cc -std=c17 -o cat cat.c && ./cat'
+
 echo "1..$count"
 echo "# cli: $((count - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
