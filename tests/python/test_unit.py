@@ -407,3 +407,14 @@ def test_numpy_scalars_still_exact():
         convert("float", np.float64(2.5))
     with pytest.raises(sgcc.ArgumentError, match=r"a numpy.int64 was passed"):
         convert("int", np.int64(1))
+
+
+def test_every_module_is_installed():
+    """python/meson.build lists the files a wheel installs: a module of the
+    package missing there is missing from every installed copy (sgcc/_args.py
+    was, and `import sgcc.pyopencl` failed there while it worked here)."""
+    root = HERE.parent.parent
+    listed = (root / "python" / "meson.build").read_text()
+    modules = sorted(p.name for p in (root / "python" / "sgcc").glob("*.py"))
+    missing = [m for m in modules if f"'sgcc/{m}'" not in listed]
+    assert not missing, f"python/meson.build does not install {missing}"
