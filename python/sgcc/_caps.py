@@ -2,10 +2,10 @@
 
 Mirrors sgrt exactly (the messages too), so that a kernel refused by a C
 host is refused by a Python host with the same words:
-  runtime/opencl.c  fill_capabilities, fill_info, cl_device_options
-  runtime/device.c  sgrt_device_fill_wg_strategies
-  runtime/program.c check_buildable, compose_options
-  runtime/cuda.c    capabilities of a CUDA device"""
+  runtime/backends/opencl/opencl.c  fill_capabilities, fill_info, cl_device_options
+  runtime/device.c                  sgrt_device_fill_wg_strategies
+  runtime/program.c                 check_buildable, compose_options
+  runtime/backends/cuda/cuda.c      capabilities of a CUDA device"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -82,7 +82,7 @@ def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
                 features=(), fp64_config=0, sub_group_sizes=(), nv_sm=0,
                 max_work_group_size=0) -> DeviceCaps:
     """DeviceCaps of an OpenCL device from its raw facts
-    (runtime/opencl.c: fill_info + fill_capabilities)."""
+    (runtime/backends/opencl/opencl.c: fill_info + fill_capabilities)."""
     ext = set(extensions.split()) if isinstance(extensions, str) else set(extensions)
     nvptx = "NVIDIA" in platform_name or "NVIDIA" in vendor
     khr = "cl_khr_subgroups" in ext or "cl_intel_subgroups" in ext or \
@@ -110,8 +110,8 @@ def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
 
 def cuda_caps(device_name, cc_major, cc_minor, warp_size=32,
               max_threads_per_block=0) -> DeviceCaps:
-    """runtime/cuda.c: every CUDA device has warps, divergent warp
-    operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
+    """runtime/backends/cuda/cuda.c: every CUDA device has warps, divergent
+    warp operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
     return DeviceCaps(name=device_name, backend="cuda", kind="gpu",
                       nv_sm=cc_major * 10 + cc_minor, sub_groups=True,
                       non_uniform_groups=True, split_barriers=cc_major >= 8, fp64=True,
@@ -195,7 +195,7 @@ def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
 
 
 def opencl_device_options(caps: DeviceCaps):
-    """runtime/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
+    """runtime/backends/opencl/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
     defines, leaving refused kernels out, the CPU shape of the work-group
     tree, and the largest work-group, which sizes the work-group
     collectives' scratch (a slot per work-item; without it the source
