@@ -19,6 +19,22 @@ def module():
     return sgcc.Module(desc, "/* cl */", "/* cu */")
 
 
+def test_module_sources_by_target(module):
+    """Module(description, *sources): one per row of the target table, in
+    its order; `sources`, `source()` and `<target>_source` agree."""
+    assert module.sources == {"opencl": "/* cl */", "cuda": "/* cu */"}
+    assert module.source("cuda") == module.cuda_source == "/* cu */"
+    assert module.opencl_source == "/* cl */"
+    short = sgcc.Module(module.description, "/* cl */")
+    assert short.cuda_source is None and short.sources == {"opencl": "/* cl */", "cuda": None}
+    with pytest.raises(TypeError, match="3 sources for 2 targets"):
+        sgcc.Module(module.description, "a", "b", "c")
+    with pytest.raises(KeyError, match="no target 'hip'"):
+        module.source("hip")
+    with pytest.raises(AttributeError):
+        module.hip_source
+
+
 def test_module_objects(module):
     assert module.name == "fixture"
     k = module.kernel("partial_sums")
