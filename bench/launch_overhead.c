@@ -110,7 +110,7 @@ static Cost batch_raw(sgrt_kernel *kernel, sgrt_context *context, sgrt_buffer *o
 {
     Clock c;
     if (context->device->info.backend == SGRT_BACKEND_CUDA) {
-        unsigned long long ptr = out->device_ptr;
+        unsigned long long ptr = (unsigned long long)(uintptr_t)out->api_mem; /* CUdeviceptr */
         void *params[] = {&ptr, &value};
         if (cuda->push(context->api_context) != 0)
             return failed_cost;

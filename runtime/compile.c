@@ -196,33 +196,12 @@ static void store_translation(SgrtCacheKey key, const sgcc_result *res, const Tr
     free(deps);
 }
 
-/* sgrt's backends are sgcc's targets (sgrt.h); sgcc's public numbers are
- * asked for by name, so that a backend added later needs no shift there
- * (its sgcc_output kind comes after SGCC_OUTPUT_PREPROCESSED). */
-static sgcc_output sgcc_output_of(sgrt_backend backend)
-{
-    switch (backend) {
-    case SGRT_BACKEND_OPENCL: return SGCC_OUTPUT_OPENCL;
-    case SGRT_BACKEND_CUDA: return SGCC_OUTPUT_CUDA;
-    case SGRT_BACKEND_COUNT: break;
-    }
-    return SGCC_OUTPUT_COUNT;
-}
-
-static unsigned sgcc_target_of(sgrt_backend backend)
-{
-    switch (backend) {
-    case SGRT_BACKEND_OPENCL: return SGCC_TARGET_OPENCL;
-    case SGRT_BACKEND_CUDA: return SGCC_TARGET_CUDA;
-    case SGRT_BACKEND_COUNT: break;
-    }
-    return 0;
-}
-
 /* Runs libsgcc.  Errors in the input: SGRT_ERROR_COMPILE with the caret
- * diagnostics as the message. */
+ * diagnostics as the message.  sgrt's backends are sgcc's targets (sgrt.h):
+ * `be` holds libsgcc's output kind for its source. */
 static sgrt_status translate(const sgcc_options *opt, const char *name, const char *text,
-                             size_t length, sgrt_backend backend, SgrtCacheKey key, Translation *t)
+                             size_t length, const SgrtBackend *be, SgrtCacheKey key,
+                             Translation *t)
 {
     sgcc_result *res = NULL;
     sgcc_status st = sgcc_compile_string(opt, name, text, length, &res);
@@ -235,7 +214,7 @@ static sgrt_status translate(const sgcc_options *opt, const char *name, const ch
                                                           : SGRT_ERROR_INVALID_ARGUMENT,
                            "compiling '%s': %s", name, sgcc_status_to_string(st));
     if (status == SGRT_SUCCESS) {
-        const char *src = sgcc_result_get_output(res, sgcc_output_of(backend), NULL);
+        const char *src = sgcc_result_get_output(res, (sgcc_output)be->sgcc_output, NULL);
         const char *json = sgcc_result_get_output(res, SGCC_OUTPUT_MODULE_JSON, NULL);
         t->source = sgrt_strdup(src ? src : "");
         t->json = sgrt_strdup(json ? json : "");
@@ -375,7 +354,8 @@ static bool read_kernels(SgrtArena *arena, const SgrtJson *list, sgrt_module_des
         kernels[i].needs_non_uniform_groups =
             sgrt_json_true(sgrt_json_get(req, "non_uniform_groups"));
         for (int b = 0; b < SGRT_BACKEND_COUNT; b++) {
-            const SgrtJson *be = sgrt_json_get(sgrt_json_get(k, "backends"), sgrt_backends[b]->name);
+            const SgrtJson *be = sgrt_json_get(sgrt_json_get(k, "backends"),
+                                               sgrt_backend_by_id((sgrt_backend)b)->name);
             if (be && !sgrt_json_true(sgrt_json_get(be, "supported"))) {
                 const char *why = sgrt_json_string(sgrt_json_get(be, "reason"));
                 kernels[i].unsupported[b] = why ? why : "not supported by this backend";
@@ -423,6 +403,7 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
                                     size_t length, const char *options, sgrt_program **program)
 {
     sgrt_backend backend = context->device->info.backend;
+    const SgrtBackend *be = sgrt_backend_of(context->device);
     sgcc_options *opt = sgcc_options_create();
     if (!opt)
         return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating SGC options");
@@ -430,7 +411,7 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
     /* A string without a name makes module "source". */
     if (status == SGRT_SUCCESS && name[0] == '<' && sgcc_options_set_module_name(opt, "source"))
         status = sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory setting SGC options");
-    if (status == SGRT_SUCCESS && (sgcc_options_set_targets(opt, sgcc_target_of(backend)) ||
+    if (status == SGRT_SUCCESS && (sgcc_options_set_targets(opt, be->sgcc_target) ||
                                    sgcc_options_set_module_json(opt, 1)))
         status = sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory setting SGC options");
     Translation t = {0};
@@ -441,11 +422,11 @@ static sgrt_status create_from_text(sgrt_context *context, const char *name, con
         else {
             memcpy(body, text, length);
             body[length] = '\0';
-            const char *parts[] = {"sgrt-translation-2", sgcc_version(), sgrt_backends[backend]->name,
-                                   name, body, options ? options : ""};
+            const char *parts[] = {"sgrt-translation-2", sgcc_version(), be->name, name, body,
+                                   options ? options : ""};
             SgrtCacheKey key = sgrt_cache_key(parts, sizeof parts / sizeof *parts);
             if (!cached_translation(key, &t))
-                status = translate(opt, name, text, length, backend, key, &t);
+                status = translate(opt, name, text, length, be, key, &t);
             free(body);
         }
     }

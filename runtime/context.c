@@ -3,8 +3,8 @@
  * A context keeps a list of its live buffers so that kernel arguments can
  * be validated without trusting the pointer the caller passes. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "sgrt_host.h"
 #include "sgrt_internal.h"
 
 /* The application's handles a context adopts. */
@@ -40,38 +40,17 @@ sgrt_status sgrt_context_create(sgrt_device *device, sgrt_context **context)
     return new_context(device, sgrt_backend_of(device), NULL, context);
 }
 
-sgrt_status sgrt_context_create_from_opencl(void *cl_context, void *cl_device, void *cl_queue,
-                                            sgrt_context **context)
+sgrt_status sgrt_context_adopt(const SgrtBackend *be, sgrt_device *device, void *api_context,
+                               void *api_device, void *api_queue, sgrt_context **context)
 {
-    if (!cl_context || !cl_device || !context)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "sgrt_context_create_from_opencl: NULL %s",
-                         !cl_context ? "cl_context" : !cl_device ? "cl_device_id" : "context");
-    sgrt_device *device = sgrt_device_find(SGRT_BACKEND_OPENCL, cl_device);
-    if (!device)
-        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
-                         "sgrt_context_create_from_opencl: cl_device_id %p is not one of the "
-                         "OpenCL devices sgrt lists (a sub-device, or not a device)",
-                         cl_device);
-    AdoptedHandles handles = {cl_context, cl_device, cl_queue};
-    return new_context(device, &sgrt_opencl_backend, &handles, context);
-}
-
-sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
-                                          sgrt_context **context)
-{
-    if (!cu_context || !context)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create_from_cuda: NULL %s",
-                         !cu_context ? "CUcontext" : "context");
-    size_t count = 0;
-    sgrt_device_get_count(&count);   /* enumerates, which loads the driver */
-    AdoptedHandles handles = {cu_context, NULL, cu_stream};
-    return new_context(NULL, &sgrt_cuda_backend, &handles, context);
+    AdoptedHandles handles = {api_context, api_device, api_queue};
+    return new_context(device, be, &handles, context);
 }
 
 static const char *backend_api_name(sgrt_backend backend)
 {
-    return sgrt_backends[backend]->api;
+    const SgrtBackend *be = sgrt_backend_by_id(backend);
+    return be ? be->api : "unknown";
 }
 
 sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked)
@@ -174,28 +153,14 @@ sgrt_status sgrt_buffer_create(sgrt_context *context, size_t size, sgrt_buffer *
     return new_buffer(context, size, NULL, buffer);
 }
 
-sgrt_status sgrt_buffer_create_from_opencl(sgrt_context *context, void *cl_mem,
-                                           sgrt_buffer **buffer)
+sgrt_status sgrt_buffer_adopt(const SgrtBackend *be, sgrt_context *context, void *handle,
+                              size_t size, const char *fn, sgrt_buffer **buffer)
 {
-    if (!context || !cl_mem || !buffer)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_buffer_create_from_opencl: NULL %s",
-                         !context ? "context" : !cl_mem ? "cl_mem" : "buffer");
-    if (context->device->info.backend != SGRT_BACKEND_OPENCL)
-        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
-                         "sgrt_buffer_create_from_opencl: the context is on a CUDA device");
-    return new_buffer(context, 0, cl_mem, buffer);
-}
-
-sgrt_status sgrt_buffer_create_from_cuda(sgrt_context *context, void *cu_device_ptr, size_t size,
-                                         sgrt_buffer **buffer)
-{
-    if (!context || !cu_device_ptr || !buffer || size == 0)
-        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
-                         "sgrt_buffer_create_from_cuda: NULL argument or zero size");
-    if (context->device->info.backend != SGRT_BACKEND_CUDA)
-        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
-                         "sgrt_buffer_create_from_cuda: the context is on an OpenCL device");
-    return new_buffer(context, size, cu_device_ptr, buffer);
+    const char *api = sgrt_backend_of(context->device)->api;
+    if (sgrt_backend_of(context->device) != be)
+        return sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH, "%s: the context is on %s %s device", fn,
+                         strchr("AEIOU", api[0]) ? "an" : "a", api);
+    return new_buffer(context, size, handle, buffer);
 }
 
 sgrt_status sgrt_buffer_get_native(const sgrt_buffer *buffer, sgrt_backend api, void **handle)
@@ -205,7 +170,7 @@ sgrt_status sgrt_buffer_get_native(const sgrt_buffer *buffer, sgrt_backend api, 
     sgrt_backend has = buffer->context->device->info.backend;
     if (has != api)
         return sgrt_native_mismatch("buffer", has, api);
-    *handle = has == SGRT_BACKEND_CUDA ? (void *)(uintptr_t)buffer->device_ptr : buffer->api_mem;
+    *handle = buffer->api_mem;
     return sgrt_ok();
 }
 
@@ -307,6 +272,6 @@ sgrt_status sgrt_event_get_native(const sgrt_event *event, sgrt_backend api, voi
     sgrt_backend has = event->context->device->info.backend;
     if (has != api)
         return sgrt_native_mismatch("event", has, api);
-    *handle = has == SGRT_BACKEND_CUDA ? event->api_event_end : event->api_event;
+    *handle = event->api_event;
     return sgrt_ok();
 }

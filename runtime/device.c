@@ -1,7 +1,7 @@
-/* device.c — device enumeration (both backends, once per process) and
- * selection by the SGRT_DEVICE syntax:
+/* device.c — the backend registry, device enumeration (every backend, once
+ * per process) and selection by the SGRT_DEVICE syntax:
  *
- *   [BACKEND:]WHAT    BACKEND = cuda | opencl (restricts the search)
+ *   [BACKEND:]WHAT    BACKEND = a backend's name: cuda | opencl (restricts the search)
  *   WHAT = N          the N-th device (of BACKEND, or of all devices)
  *        | gpu | cpu | accelerator   the first device of that kind
  *        | TEXT       the first device whose name, vendor or platform
@@ -22,33 +22,61 @@ static sgrt_device devices[SGRT_MAX_DEVICES];
 static size_t device_count;
 static pthread_once_t enumerate_once = PTHREAD_ONCE_INIT;
 
-/* The backend registry: a backend is its file and a row here. */
-const SgrtBackend *const sgrt_backends[SGRT_BACKEND_COUNT] = {
-    [SGRT_BACKEND_OPENCL] = &sgrt_opencl_backend,
-    [SGRT_BACKEND_CUDA] = &sgrt_cuda_backend,
+/* The backend registry: a backend is its folder under runtime/backends
+ * (its SgrtBackend table) and a row here, with its sgrt_backend number
+ * (sgrt.h).  Devices are listed backend by backend in the order of the
+ * rows, CUDA's first (docs/RUNTIME.md "Devices"), so that an index keeps
+ * naming one device. */
+extern const SgrtBackend sgrt_cuda_backend, sgrt_opencl_backend;
+static const struct BackendRow {
+    sgrt_backend id;
+    const SgrtBackend *backend;
+} registry[] = {
+    {SGRT_BACKEND_CUDA, &sgrt_cuda_backend},
+    {SGRT_BACKEND_OPENCL, &sgrt_opencl_backend},
 };
+_Static_assert(sizeof registry / sizeof *registry == SGRT_BACKEND_COUNT,
+               "one registry row per sgrt_backend");
+#define REGISTRY_ROWS (sizeof registry / sizeof *registry)
 
-/* Devices are listed backend by backend in this order, CUDA's first
- * (docs/RUNTIME.md "Devices"), so that an index keeps naming one device. */
-static const sgrt_backend listing_order[SGRT_BACKEND_COUNT] = {SGRT_BACKEND_CUDA, SGRT_BACKEND_OPENCL};
+const SgrtBackend *sgrt_backend_by_id(sgrt_backend id)
+{
+    for (size_t r = 0; r < REGISTRY_ROWS; r++)
+        if (registry[r].id == id)
+            return registry[r].backend;
+    return NULL;
+}
+
+const char *sgrt_backend_name(sgrt_backend backend)
+{
+    const SgrtBackend *be = sgrt_backend_by_id(backend);
+    return be ? be->name : NULL;
+}
 
 static void enumerate_all(void)
 {
-    for (int b = 0; b < SGRT_BACKEND_COUNT; b++)
-        sgrt_backends[listing_order[b]]->enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+    for (size_t r = 0; r < REGISTRY_ROWS; r++) {
+        size_t first = device_count;
+        registry[r].backend->enumerate(devices, SGRT_MAX_DEVICES, &device_count);
+        for (size_t i = first; i < device_count; i++) {
+            devices[i].backend = registry[r].backend;
+            devices[i].info.backend = registry[r].id;
+        }
+    }
     for (size_t i = 0; i < device_count; i++)
         sgrt_device_fill_wg_strategies(&devices[i].info);
 }
 
 /* The same policy as the default in compiler/emit/opencl/opencl_workgroup.cl:
- * tree everywhere, built-ins with OpenCL C 2.0 collectives, sub-groups
+ * tree everywhere, built-ins with OpenCL C 2.0 collectives (only the
+ * backends that have them set wg_collectives), sub-groups
  * where the device has them (CUDA warps, khr, nvptx); best first: builtin,
  * subgroup, tree, except that a CPU device's best is never subgroup (its
  * shuffles go through memory there; the tree takes its serial CPU shape). */
 void sgrt_device_fill_wg_strategies(sgrt_device_info *in)
 {
     in->wg_strategies = 1u << SGRT_WG_TREE;
-    if (in->backend == SGRT_BACKEND_OPENCL && in->wg_collectives)
+    if (in->wg_collectives)
         in->wg_strategies |= 1u << SGRT_WG_BUILTIN;
     if (in->sub_groups)
         in->wg_strategies |= 1u << SGRT_WG_SUBGROUP;
@@ -158,17 +186,18 @@ static bool matches(const sgrt_device *dev, const char *what, size_t ordinal)
 static sgrt_status select_by(const char *selector, sgrt_device **device)
 {
     const char *what = selector;
-    int backend = -1;
-    for (int b = 0; b < SGRT_BACKEND_COUNT && backend < 0; b++) {
-        size_t n = strlen(sgrt_backends[b]->name);
-        if (strncasecmp(selector, sgrt_backends[b]->name, n) == 0 && (selector[n] == ':' || !selector[n])) {
-            backend = b;
+    const SgrtBackend *backend = NULL;
+    for (size_t r = 0; r < REGISTRY_ROWS && !backend; r++) {
+        const char *name = registry[r].backend->name;
+        size_t n = strlen(name);
+        if (strncasecmp(selector, name, n) == 0 && (selector[n] == ':' || !selector[n])) {
+            backend = registry[r].backend;
             what = selector[n] ? selector + n + 1 : selector + n;
         }
     }
     size_t ordinal = 0;
     for (size_t i = 0; i < device_count; i++) {
-        if (backend >= 0 && devices[i].info.backend != (sgrt_backend)backend)
+        if (backend && devices[i].backend != backend)
             continue;
         if (matches(&devices[i], what, ordinal++)) {
             *device = &devices[i];
@@ -192,17 +221,16 @@ sgrt_status sgrt_device_select(const char *selector, sgrt_device **device)
         if (devices[i].info.kind == SGRT_DEVICE_GPU)
             return *device = &devices[i], sgrt_ok();
     for (size_t i = 0; i < device_count; i++)
-        if (devices[i].info.kind == SGRT_DEVICE_CPU &&
-            devices[i].info.backend == SGRT_BACKEND_OPENCL)
+        if (devices[i].info.kind == SGRT_DEVICE_CPU && devices[i].backend->default_cpu)
             return *device = &devices[i], sgrt_ok();
     return sgrt_fail(SGRT_ERROR_NO_DEVICE, "no GPU and no OpenCL CPU device found");
 }
 
-sgrt_device *sgrt_device_find(sgrt_backend backend, void *handle)
+sgrt_device *sgrt_device_find(const SgrtBackend *backend, void *handle)
 {
     ensure_enumerated();
     for (size_t i = 0; i < device_count; i++)
-        if (devices[i].info.backend == backend && devices[i].device_handle == handle)
+        if (devices[i].backend == backend && devices[i].device_handle == handle)
             return &devices[i];
     return NULL;
 }

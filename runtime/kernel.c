@@ -58,7 +58,7 @@ sgrt_status sgrt_kernel_get(sgrt_program *program, const char *name, sgrt_kernel
                          program->module->name, name);
     sgrt_backend backend = program->context->device->info.backend;
     if (desc->unsupported[backend]) {
-        const char *api = sgrt_backends[backend]->api;
+        const char *api = sgrt_backend_of(program->context->device)->api;
         return sgrt_fail(SGRT_ERROR_KERNEL_UNSUPPORTED,
                          "kernel '%s' of module '%s' cannot run on %s: %s (sgcc left it out of "
                          "the %s source)",
@@ -367,13 +367,14 @@ sgrt_status sgrt_kernel_get_sub_group_size(sgrt_kernel *kernel, const sgrt_launc
 }
 
 /* The device library keeps a sub-group's members in a 64-bit lane mask.
- * Where the device compiler picks the sub-group size (OpenCL khr tier: PoCL
- * makes the whole work-group one sub-group), a larger one would compute
- * wrong answers, so the launch is refused.  Checked once per local size. */
+ * Where the device compiler picks the sub-group size (SgrtBackend's
+ * checks_sub_group_width; OpenCL khr tier: PoCL makes the whole work-group
+ * one sub-group), a larger one would compute wrong answers, so the launch
+ * is refused.  Checked once per local size. */
 static sgrt_status check_sub_group_fits(sgrt_kernel *kernel, const sgrt_launch_dims *norm)
 {
     const sgrt_device *dev = kernel->program->context->device;
-    if (!kernel->desc->needs_sub_groups || dev->info.backend != SGRT_BACKEND_OPENCL ||
+    if (!kernel->desc->needs_sub_groups || !sgrt_backend_of(dev)->checks_sub_group_width ||
         dev->info.nvptx || !norm->local[0] ||
         memcmp(kernel->sub_group_checked, norm->local, sizeof norm->local) == 0)
         return SGRT_SUCCESS;

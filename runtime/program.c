@@ -307,15 +307,16 @@ static char *format_message(const char *fmt, ...)
 }
 
 /* Why device `in` cannot run kernel `k` (sgrt's words), or NULL; sets
- * *left_out when the OpenCL source leaves such a kernel out under
- * SGC_SKIP_UNSUPPORTED_KERNELS (compiler/emit/opencl/emit_opencl.c: sub-groups on the
- * wg tier, non-uniform groups without the extensions, a sub-group size
- * other than 32 on the nvptx tier), so that the rest of the module builds. */
+ * *left_out when the backend's source leaves such a kernel out under
+ * SGC_SKIP_UNSUPPORTED_KERNELS (SgrtBackend.skips_unsupported_kernels; on
+ * OpenCL compiler/emit/opencl/emit_opencl.c: sub-groups on the wg tier,
+ * non-uniform groups without the extensions, a sub-group size other than 32
+ * on the nvptx tier), so that the rest of the module builds. */
 static char *kernel_refusal(const sgrt_kernel_desc *k, const sgrt_device_info *in,
-                            bool *left_out)
+                            const SgrtBackend *be, bool *left_out)
 {
-    bool opencl = in->backend == SGRT_BACKEND_OPENCL;
-    *left_out = opencl;
+    bool skips = be->skips_unsupported_kernels;
+    *left_out = skips;
     if (k->needs_sub_groups && !in->sub_groups)
         return format_message("kernel '%s' needs sub-groups (cl_khr_subgroups or "
                            "cl_intel_subgroups), not supported on device '%s'",
@@ -335,7 +336,7 @@ static char *kernel_refusal(const sgrt_kernel_desc *k, const sgrt_device_info *i
     bool size_ok = k->reqd_sub_group_size == 0 || in->sub_group_size_count == 0;
     for (uint32_t s = 0; !size_ok && s < in->sub_group_size_count; s++)
         size_ok = in->sub_group_sizes[s] == k->reqd_sub_group_size;
-    *left_out = opencl && in->nvptx;
+    *left_out = skips && in->nvptx;
     if (!size_ok)
         return format_message("kernel '%s' requires sub-group size %" PRIu32
                            ", not supported on device '%s'",
@@ -369,7 +370,7 @@ static sgrt_status check_kernels(sgrt_program *prog)
             continue;   /* not in this source; sgrt_kernel_get refuses it */
         in_source++;
         bool left_out = false;
-        char *why = kernel_refusal(k, in, &left_out);
+        char *why = kernel_refusal(k, in, sgrt_backend_of(prog->context->device), &left_out);
         if (why && !left_out) {
             sgrt_status status = sgrt_fail(SGRT_ERROR_UNSUPPORTED, "%s", why);
             free(why);
@@ -624,13 +625,10 @@ sgrt_status sgrt_program_build(sgrt_program *program, const char *options)
 }
 
 /* What each strategy needs, for the refusal message. */
-static const char *wg_strategy_needs(const sgrt_device_info *in, sgrt_wg_strategy strategy)
+static const char *wg_strategy_needs(const SgrtBackend *be, sgrt_wg_strategy strategy)
 {
     if (strategy == SGRT_WG_BUILTIN)
-        return in->backend == SGRT_BACKEND_CUDA
-                   ? "OpenCL C 2.0 work-group collective functions, which CUDA does not have"
-                   : "OpenCL C 2.0 work-group collective functions (work_group_reduce_*; "
-                     "OpenCL C 2.x, or 3.x with __opencl_c_work_group_collective_functions)";
+        return be->wg_builtin_needs;
     return "sub-groups (cl_khr_subgroups or cl_intel_subgroups)";
 }
 
@@ -647,14 +645,14 @@ sgrt_status sgrt_program_set_wg_strategy(sgrt_program *program, sgrt_wg_strategy
                          "work-group strategy of module '%s' set after the build",
                          program->module->name);
     const sgrt_device_info *in = &program->context->device->info;
+    const SgrtBackend *be = sgrt_backend_of(program->context->device);
     if (strategy != SGRT_WG_DEFAULT && !(in->wg_strategies & (1u << strategy))) {
         char version[64] = "";
-        if (in->backend == SGRT_BACKEND_OPENCL)
-            snprintf(version, sizeof version, " (OpenCL C %u.%u)", in->opencl_c_major,
-                     in->opencl_c_minor);
+        if (be->language_level)
+            be->language_level(in, version, sizeof version);
         return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
                          "work-group strategy '%s' needs %s, not supported on device '%s'%s",
-                         sgrt_wg_strategy_name(strategy), wg_strategy_needs(in, strategy),
+                         sgrt_wg_strategy_name(strategy), wg_strategy_needs(be, strategy),
                          in->name, version);
     }
     program->wg_strategy = strategy;

@@ -130,6 +130,9 @@ size_t sgrt_type_size(sgrt_type type);        /* bytes on the device; 0 for NONE
  * per-backend arrays are indexed by them (runtime/device.c holds the
  * registry of their implementations). */
 typedef enum sgrt_backend { SGRT_BACKEND_OPENCL, SGRT_BACKEND_CUDA, SGRT_BACKEND_COUNT } sgrt_backend;
+/* The backend's name as SGRT_DEVICE spells it ("opencl", "cuda"); NULL if
+ * invalid. */
+const char *sgrt_backend_name(sgrt_backend backend);
 
 typedef struct sgrt_spec_desc {
     const char *name;         /* as declared in the .sgc */

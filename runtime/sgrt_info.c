@@ -15,9 +15,8 @@ static const char *true_false(bool b) { return b ? "true" : "false"; }
 /* SGRT_DEVICE's spelling of each backend (docs/RUNTIME.md "Devices"). */
 static const char *backend_name(sgrt_backend b)
 {
-    static const char *const names[SGRT_BACKEND_COUNT] = {
-        [SGRT_BACKEND_OPENCL] = "opencl", [SGRT_BACKEND_CUDA] = "cuda"};
-    return (unsigned)b < SGRT_BACKEND_COUNT ? names[b] : "?";
+    const char *name = sgrt_backend_name(b);
+    return name ? name : "?";
 }
 
 static void usage(FILE *to)

@@ -2,9 +2,11 @@
  *
  * The API layer (device.c, context.c, program.c, kernel.c) validates
  * arguments, keeps the descriptor-driven state (spec values, argument slots,
- * cache) and calls one backend (opencl.c, cuda.c) through SgrtBackend, a
- * table of functions in the manner of QBE's Target.  Backends only translate
- * to their API and report errors with sgrt_fail(). */
+ * cache) and calls one backend (a folder of runtime/backends) through
+ * SgrtBackend, a table of functions and policies in the manner of QBE's
+ * Target: the shared files never test which backend they talk to.  Backends
+ * only translate to their API and report errors with sgrt_fail(); what only
+ * one backend needs lives behind the `priv` pointers. */
 #ifndef SGRT_INTERNAL_H
 #define SGRT_INTERNAL_H
 
@@ -25,11 +27,13 @@ void sgrt_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Returns SGRT_SUCCESS (the last message is kept, as errno is). */
 sgrt_status sgrt_ok(void);
 
+typedef struct SgrtBackend SgrtBackend;
+
 struct sgrt_device {
     sgrt_device_info info;
-    void *platform_handle;   /* cl_platform_id; unused on CUDA */
-    void *device_handle;     /* cl_device_id; CUDA: the ordinal as a pointer */
-    uint32_t nv_sm;          /* NVIDIA OpenCL: compute capability x 10 (0: unknown) */
+    const SgrtBackend *backend; /* set by device.c, with info.backend */
+    void *device_handle;     /* the native handle (cl_device_id; CUDA: the ordinal as a pointer) */
+    void *priv;              /* the backend's own (OpenCL: the platform, the NVIDIA sm) */
     /* Launch limits (kernel.c check_dims), 0 where unknown: work-items of a
      * work-group per dimension (CL_DEVICE_MAX_WORK_ITEM_SIZES, CUDA block
      * dimensions), work-items in all (OpenCL: what the device's size_t
@@ -52,11 +56,11 @@ struct sgrt_context {
     sgrt_buffer *buffers;     /* live buffers, to validate arguments */
     void *api_context;        /* cl_context / CUcontext */
     void *api_queue;          /* cl_command_queue / CUstream */
-    void *api_epoch;          /* CUDA: event recorded at creation (profiling base) */
-    bool adopted;             /* made from the application's handles: CUDA
-                                 leaves its context alone (OpenCL releases
-                                 the references it took, as always) */
-    bool adopted_queue;       /* CUDA: the stream is the application's */
+    void *priv;               /* the backend's own (CUDA: the profiling epoch event) */
+    bool adopted;             /* made from the application's handles (a
+                                 backend without reference counts leaves
+                                 them alone) */
+    bool adopted_queue;       /* the queue is the application's */
     size_t queue_count;       /* live sgrt_queues (guarded by `lock`) */
 };
 
@@ -64,10 +68,10 @@ struct sgrt_buffer {
     sgrt_context *context;
     sgrt_buffer *next;        /* in context->buffers */
     size_t size;
-    void *api_mem;            /* cl_mem */
-    unsigned long long device_ptr; /* CUdeviceptr */
-    bool borrowed;            /* wraps the application's memory: CUDA does
-                                 not free it (OpenCL releases its reference) */
+    void *api_mem;            /* the native handle: cl_mem; CUDA: the
+                                 CUdeviceptr as a pointer */
+    bool borrowed;            /* wraps the application's memory (a backend
+                                 without reference counts does not free it) */
 };
 
 /* One more in-order queue/stream of a context (sgrt_queue_create). */
@@ -106,8 +110,8 @@ typedef struct SgrtCommand {
 
 struct sgrt_event {
     sgrt_context *context;
-    void *api_event;          /* cl_event / CUevent (start) */
-    void *api_event_end;      /* CUDA: end event */
+    void *api_event;          /* the native handle: cl_event; CUDA: the end event */
+    void *priv;               /* the backend's own (CUDA: the start event) */
 };
 
 /* One argument slot of a kernel, filled by sgrt_kernel_set_arg*. */
@@ -126,7 +130,8 @@ struct sgrt_kernel {
     const sgrt_kernel_desc *desc;
     SgrtArg *args;            /* desc->param_count slots */
     void *api_kernel;         /* cl_kernel / CUfunction */
-    size_t max_dynamic_local; /* CUDA: dynamic shared size already allowed */
+    void *priv;               /* the backend's own (CUDA: the dynamic shared
+                                 size already allowed) */
     size_t sub_group_checked[3]; /* local size whose sub-group size passed the
                                     64-lane check (all 0: none yet) */
 };
@@ -156,9 +161,37 @@ typedef struct SgrtBuildResult {
     size_t binary_size;
 } SgrtBuildResult;
 
-typedef struct SgrtBackend {
-    const char *name;         /* "opencl", "cuda": SGRT_DEVICE selectors, sgcc's target names */
+/* One backend: its names, what the shared files would otherwise decide by
+ * its name (policy), and its functions.  device.c's registry lists them. */
+struct SgrtBackend {
+    const char *name;         /* "opencl", "cuda": SGRT_DEVICE selectors, sgcc's target names,
+                                 the module description's "backends" keys */
     const char *api;          /* "OpenCL", "CUDA": messages */
+    /* libsgcc's numbers for this backend's source (sgcc.h: an sgcc_output
+     * kind and an SGCC_TARGET_* bit), for run-time compiles (compile.c). */
+    int sgcc_output;
+    unsigned sgcc_target;
+
+    /* Policy. */
+    /* The emitted source leaves out, under -DSGC_SKIP_UNSUPPORTED_KERNELS,
+     * the kernels a device cannot run for want of sub-groups or non-uniform
+     * groups (and, on a device with info.nvptx, a sub-group size other than
+     * 32), so that the module's other kernels build (program.c). */
+    bool skips_unsupported_kernels;
+    /* The device compiler may pick a sub-group size wider than the group
+     * library's 64-lane masks (outside the nvptx tier): a launch of a kernel
+     * with sub-groups checks it first (kernel.c). */
+    bool checks_sub_group_width;
+    /* Where no device is a GPU, the default device is the first CPU device
+     * of a backend that sets this (device.c). */
+    bool default_cpu;
+    /* What SGRT_WG_BUILTIN needs, in the refusal of that strategy (the
+     * device's info.wg_collectives says whether it has it). */
+    const char *wg_builtin_needs;
+    /* The device's language level for that refusal (" (OpenCL C 2.0)"),
+     * at most cap bytes; NULL: none. */
+    void (*language_level)(const sgrt_device_info *in, char *buf, size_t cap);
+
     /* Appends devices to out[*count..cap).  Failing to find the API at all
      * is not an error: it yields no devices. */
     void (*enumerate)(sgrt_device *out, size_t cap, size_t *count);
@@ -205,23 +238,23 @@ typedef struct SgrtBackend {
     sgrt_status (*event_wait)(sgrt_event *event);
     sgrt_status (*event_profile)(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns);
     void (*event_free)(sgrt_event *event);
-} SgrtBackend;
-
-extern const SgrtBackend sgrt_opencl_backend;
-extern const SgrtBackend sgrt_cuda_backend;
-
-/* The backend registry (device.c), indexed by sgrt_backend: a new backend
- * is its file and a row there. */
-extern const SgrtBackend *const sgrt_backends[SGRT_BACKEND_COUNT];
+    /* Page-locked host memory of `size` bytes (host.c keeps the list):
+     * *ptr, and in *priv what host_free needs besides. */
+    sgrt_status (*host_alloc)(sgrt_context *ctx, size_t size, void **ptr, void **priv);
+    sgrt_status (*host_free)(sgrt_context *ctx, void *ptr, void *priv);
+};
 
 static inline const SgrtBackend *sgrt_backend_of(const sgrt_device *dev)
 {
-    return sgrt_backends[dev->info.backend];
+    return dev->backend;
 }
+
+/* device.c: the registered backend of `id`, NULL for none. */
+const SgrtBackend *sgrt_backend_by_id(sgrt_backend id);
 
 /* device.c: the listed device of `backend` whose device_handle is
  * `handle` (cl_device_id; CUDA: the ordinal as a pointer), or NULL. */
-sgrt_device *sgrt_device_find(sgrt_backend backend, void *handle);
+sgrt_device *sgrt_device_find(const SgrtBackend *backend, void *handle);
 
 /* device.c: fills wg_strategies and wg_strategy from the other capabilities. */
 void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
@@ -229,6 +262,21 @@ void sgrt_device_fill_wg_strategies(sgrt_device_info *info);
 /* context.c: HANDLE_MISMATCH for a native handle of `object` (an
  * sgrt_<object>) asked for with the other backend's API. */
 sgrt_status sgrt_native_mismatch(const char *object, sgrt_backend has, sgrt_backend asked);
+
+/* context.c: the public sgrt_context_create_from_<api> and
+ * sgrt_buffer_create_from_<api> of each backend, after their NULL checks.
+ * A context adopts the application's handles through `be` (`device`: the
+ * listed device they are of, NULL where context_adopt finds it); a buffer
+ * wraps `handle` after checking that `context` is a `be` context (`fn`
+ * names the call in messages). */
+sgrt_status sgrt_context_adopt(const SgrtBackend *be, sgrt_device *device, void *api_context,
+                               void *api_device, void *api_queue, sgrt_context **context);
+sgrt_status sgrt_buffer_adopt(const SgrtBackend *be, sgrt_context *context, void *handle,
+                              size_t size, const char *fn, sgrt_buffer **buffer);
+
+/* host.c: live page-locked allocations of `context` (sgrt_context_free
+ * refuses while there are some). */
+size_t sgrt_host_alloc_count(const sgrt_context *context);
 
 /* queue.c: fills `submit` for `queue` (NULL: the context's own) of
  * `context` after checking the wait list; `fn` names the call in messages. */

@@ -1,5 +1,6 @@
 /* sgrt_options.h — the build options sgrt passes to the device compilers,
- * spelled once.  runtime/opencl.c, runtime/cuda.c and runtime/program.c
+ * spelled once.  runtime/backends/opencl/opencl.c,
+ * runtime/backends/cuda/cuda.c and runtime/program.c
  * print them; sgcc's module description (compiler/module/emit_json.c,
  * docs/module.schema.json) lists them for hosts that build the emitted
  * sources themselves, so the two cannot drift apart.  Internal: not

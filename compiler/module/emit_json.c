@@ -311,7 +311,7 @@ static void json_kernel(EmitBuffer *out, const Symbol *k, const Requires *r, int
 /* ---- backends ----------------------------------------------------------- */
 
 /* The options sgrt passes when it builds a module (runtime/sgrt_options.h
- * spells them; runtime/opencl.c cl_device_options, runtime/cuda.c
+ * spells them; runtime/backends/opencl/opencl.c cl_device_options, runtime/backends/cuda/cuda.c
  * cu_device_options and runtime/program.c compose_options decide when):
  * those every device gets, those of each OpenCL tier, and those that
  * depend on the device, with the condition in words.  A host that builds

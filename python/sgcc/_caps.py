@@ -2,16 +2,17 @@
 
 Mirrors sgrt exactly (the messages too), so that a kernel refused by a C
 host is refused by a Python host with the same words:
-  runtime/opencl.c  fill_capabilities, fill_info, cl_device_options
-  runtime/device.c  sgrt_device_fill_wg_strategies
-  runtime/program.c check_buildable, compose_options
-  runtime/cuda.c    capabilities of a CUDA device"""
+  runtime/backends/opencl/opencl.c  fill_capabilities, fill_info, cl_device_options
+  runtime/device.c                  sgrt_device_fill_wg_strategies
+  runtime/program.c                 check_buildable, compose_options
+  runtime/backends/cuda/cuda.c      capabilities of a CUDA device"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Tuple
 
 from ._errors import UnsupportedError
+from ._targets import target
 
 # SGC_WG_STRATEGY values (runtime/sgrt.h, sgrt_wg_strategy).
 WG_STRATEGIES = {"tree": 1, "builtin": 2, "subgroup": 3}
@@ -20,7 +21,7 @@ WG_STRATEGIES = {"tree": 1, "builtin": 2, "subgroup": 3}
 @dataclass(frozen=True)
 class DeviceCaps:
     name: str
-    backend: str                   # "opencl" or "cuda"
+    backend: str                   # a target's name (sgcc/_targets.py): "opencl", "cuda"
     kind: str = "gpu"              # gpu | cpu | accelerator | other
     nvptx: bool = False            # NVIDIA's OpenCL: the nvptx tier
     nv_sm: int = 0                 # compute capability * 10 + minor (NVIDIA)
@@ -34,9 +35,9 @@ class DeviceCaps:
     max_work_group_size: int = 0   # CL_DEVICE_MAX_WORK_GROUP_SIZE / threads per block; 0: unknown
 
     def __repr__(self) -> str:
-        facts = [f"OpenCL C {self.opencl_c[0]}.{self.opencl_c[1]}" if self.backend == "opencl"
-                 else f"sm_{self.nv_sm}"]
-        if self.backend == "opencl" and self.nvptx and self.nv_sm:
+        level = target(self.backend).language_level
+        facts = [level(self).strip(" ()") if level else f"sm_{self.nv_sm}"]
+        if level and self.nvptx and self.nv_sm:
             facts.append(f"sm_{self.nv_sm}")
         if self.sub_groups:
             sizes = ", ".join(str(s) for s in self.sub_group_sizes) or "sizes unknown"
@@ -56,14 +57,15 @@ class DeviceCaps:
     @property
     def tier(self) -> str:
         """The OpenCL capability tier the emitted source will pick."""
-        if self.backend == "cuda":
-            return "cuda"
+        fixed = target(self.backend).fixed_tier
+        if fixed:
+            return fixed
         return "nvptx" if self.nvptx else "khr" if self.sub_groups else "wg"
 
     def wg_strategies(self):
         """The work-group strategies this device can build, best first."""
         have = ["tree"]
-        if self.backend == "opencl" and self.wg_collectives:
+        if self.wg_collectives:   # only the targets that have them set it
             have.append("builtin")
         if self.sub_groups:
             have.append("subgroup")
@@ -82,7 +84,7 @@ def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
                 features=(), fp64_config=0, sub_group_sizes=(), nv_sm=0,
                 max_work_group_size=0) -> DeviceCaps:
     """DeviceCaps of an OpenCL device from its raw facts
-    (runtime/opencl.c: fill_info + fill_capabilities)."""
+    (runtime/backends/opencl/opencl.c: fill_info + fill_capabilities)."""
     ext = set(extensions.split()) if isinstance(extensions, str) else set(extensions)
     nvptx = "NVIDIA" in platform_name or "NVIDIA" in vendor
     khr = "cl_khr_subgroups" in ext or "cl_intel_subgroups" in ext or \
@@ -110,8 +112,8 @@ def opencl_caps(platform_name, vendor, device_name, kind, opencl_c, extensions,
 
 def cuda_caps(device_name, cc_major, cc_minor, warp_size=32,
               max_threads_per_block=0) -> DeviceCaps:
-    """runtime/cuda.c: every CUDA device has warps, divergent warp
-    operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
+    """runtime/backends/cuda/cuda.c: every CUDA device has warps, divergent
+    warp operations and fp64; split barriers need sm_80 (mbarrier, cp.async)."""
     return DeviceCaps(name=device_name, backend="cuda", kind="gpu",
                       nv_sm=cc_major * 10 + cc_minor, sub_groups=True,
                       non_uniform_groups=True, split_barriers=cc_major >= 8, fp64=True,
@@ -121,26 +123,27 @@ def cuda_caps(device_name, cc_major, cc_minor, warp_size=32,
 
 def device_refusal(kernel, caps: DeviceCaps):
     """(message, left_out): why the device cannot run `kernel` in sgrt's
-    words (None when it can), and whether the OpenCL source leaves such a
+    words (None when it can), and whether the target's source leaves such a
     kernel out under -DSGC_SKIP_UNSUPPORTED_KERNELS (runtime/program.c
-    kernel_refusal): sub-groups or non-uniform groups the device lacks, a
-    sub-group size other than 32 on the nvptx tier."""
-    k, opencl = kernel, caps.backend == "opencl"
+    kernel_refusal; Target.skips_unsupported_kernels): sub-groups or
+    non-uniform groups the device lacks, a sub-group size other than 32 on
+    the nvptx tier."""
+    k, skips = kernel, target(caps.backend).skips_unsupported_kernels
     if k.requires.sub_groups and not caps.sub_groups:
         return (f"kernel '{k.name}' needs sub-groups (cl_khr_subgroups or cl_intel_subgroups), "
-                f"not supported on device '{caps.name}'"), opencl
+                f"not supported on device '{caps.name}'"), skips
     if k.requires.non_uniform_groups and not caps.non_uniform_groups:
         return (f"kernel '{k.name}' uses non-uniform groups (ballot, tangle or opportunistic), "
                 f"which need sub-group operations in divergent control flow; device "
                 f"'{caps.name}' does not offer them (no cl_khr_subgroup_non_uniform_vote/"
-                f"arithmetic, or no ballot and shuffle)"), opencl
+                f"arithmetic, or no ballot and shuffle)"), skips
     if k.requires.split_barriers and not caps.split_barriers:
         return (f"kernel '{k.name}' needs split barriers (mbarrier, sm_80 or newer), not "
                 f"supported on device '{caps.name}'"), False
     want = k.reqd_sub_group_size
     if want and caps.sub_group_sizes and want not in caps.sub_group_sizes:
         return (f"kernel '{k.name}' requires sub-group size {want}, not supported on device "
-                f"'{caps.name}'"), opencl and caps.nvptx
+                f"'{caps.name}'"), skips and caps.nvptx
     return None, False
 
 
@@ -150,7 +153,7 @@ def check_buildable(module, caps: DeviceCaps):
     kernel it cannot run that the source cannot leave out, or no kernel it
     can run.  Returns {kernel name: message} of the kernels the build
     leaves out, which Kernel() refuses by name."""
-    source = module.opencl_source if caps.backend == "opencl" else module.cuda_source
+    source = module.source(caps.backend)
     if source is None:
         raise UnsupportedError(f"module '{module.name}' has no {caps.backend} source "
                                f"(compile it with target=\"all\" or \"{caps.backend}\")")
@@ -180,22 +183,17 @@ def wg_strategy_option(caps: DeviceCaps, strategy=None) -> str:
         raise ValueError(f"unknown work-group strategy '{name}' (expected tree, builtin or "
                          f"subgroup)")
     if name not in caps.wg_strategies():
-        if name == "builtin":
-            needs = ("OpenCL C 2.0 work-group collective functions, which CUDA does not have"
-                     if caps.backend == "cuda" else
-                     "OpenCL C 2.0 work-group collective functions (work_group_reduce_*; "
-                     "OpenCL C 2.x, or 3.x with __opencl_c_work_group_collective_functions)")
-        else:
-            needs = "sub-groups (cl_khr_subgroups or cl_intel_subgroups)"
-        version = (f" (OpenCL C {caps.opencl_c[0]}.{caps.opencl_c[1]})"
-                   if caps.backend == "opencl" else "")
+        row = target(caps.backend)
+        needs = (row.wg_builtin_needs if name == "builtin"
+                 else "sub-groups (cl_khr_subgroups or cl_intel_subgroups)")
+        version = row.language_level(caps) if row.language_level else ""
         raise UnsupportedError(f"work-group strategy '{name}' needs {needs}, not supported "
                                f"on device '{caps.name}'{version}")
     return f"-DSGC_WG_STRATEGY={WG_STRATEGIES[name]}"
 
 
 def opencl_device_options(caps: DeviceCaps):
-    """runtime/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
+    """runtime/backends/opencl/opencl.c cl_device_options: OpenCL C version, the NVIDIA tier
     defines, leaving refused kernels out, the CPU shape of the work-group
     tree, and the largest work-group, which sizes the work-group
     collectives' scratch (a slot per work-item; without it the source

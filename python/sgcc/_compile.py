@@ -19,8 +19,10 @@ from . import _cache
 from ._errors import (CompileError, CompileTimeoutError, CompileWarning, SourceNotFoundError,
                       ToolError)
 from ._module import Module
+from ._targets import NAMES, TARGETS
+from ._targets import target as target_row
 
-_TARGETS = ("all", "opencl", "cuda")
+_TARGETS = ("all",) + NAMES
 
 # compile()'s default limit on one run of sgcc, in seconds: far above what
 # any real source needs (a large one translates in well under a second),
@@ -192,9 +194,10 @@ def _raise_for(proc, cmd, cwd, timeout):
 
 
 def _translate(exe, source, path, name, args, target, timeout):
-    """Runs sgcc; returns (description, opencl, cuda, diagnostics, deps,
-    absent): deps the files read, absent the paths the include search found
-    no file at (both absolute)."""
+    """Runs sgcc; returns (description, sources, diagnostics, deps, absent):
+    sources {target name: emitted text, None when not asked for}, deps the
+    files read, absent the paths the include search found no file at (both
+    absolute)."""
     with tempfile.TemporaryDirectory(prefix="sgcc-py-") as tmp:
         tmp = os.path.realpath(tmp)
         if source is not None:
@@ -204,7 +207,7 @@ def _translate(exe, source, path, name, args, target, timeout):
         else:
             input_name, cwd = os.fspath(path), os.getcwd()
         out = os.path.join(tmp, "out")
-        outputs = {"all": out, "opencl": out + ".cl", "cuda": out + ".cu"}[target]
+        outputs = out if target == "all" else out + target_row(target).extension
         cmd = [exe, "--diagnostics-format=json", "-t", target, "-o", outputs,
                "--emit-json", out + ".json", "-MD", "-MF", out + ".d", *args, input_name]
         proc = _run(cmd, cwd, timeout)
@@ -217,11 +220,10 @@ def _translate(exe, source, path, name, args, target, timeout):
         description = json.loads(Path(out + ".json").read_text(encoding="utf-8"))
         def output(ext, wanted):
             return Path(out + ext).read_text(encoding="utf-8") if wanted else None
-        opencl = output(".cl", target in ("all", "opencl"))
-        cuda = output(".cu", target in ("all", "cuda"))
+        sources = {t.name: output(t.extension, target in ("all", t.name)) for t in TARGETS}
         deps = _read_depfile(Path(out + ".d"), cwd, tmp)
         absent = _absolute_inputs(description.get("absent_includes", []), cwd, tmp)
-        return description, opencl, cuda, diags, deps, absent
+        return description, sources, diags, deps, absent
 
 
 # Options compile() sets itself; passing them through `options` would break
@@ -246,9 +248,9 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
 
     Exactly one of `source` (the SGC text) or `path` (a .sgc file).
     defines: {NAME: value} (None/True: -DNAME, False: -UNAME) or a list of
-    'NAME[=VALUE]'.  include_dirs: directories for #include.  target: "all",
-    "opencl" or "cuda".  name: the module name for `source` (default
-    "module"; diagnostics name the source "<name>.sgc").  cache: use the
+    'NAME[=VALUE]'.  include_dirs: directories for #include.  target: "all"
+    or a target's name ("opencl", "cuda").  name: the module name for
+    `source` (default "module"; diagnostics name the source "<name>.sgc").  cache: use the
     on-disk translation cache ($SGCC_CACHE_DIR, default ~/.cache/sgcc).
     werror: -Werror.  options: more sgcc options (a string or a list), e.g.
     "-Wno-target-unsupported".  timeout: seconds one run of sgcc may take
@@ -280,10 +282,11 @@ def compile(source=None, path=None, *, defines=None, include_dirs=None, target="
         hit = _cache.load(key)
         if hit is not None:
             return _module_from(hit)
-    description, opencl, cuda, diags, deps, absent = _translate(exe, source, path, name, args,
-                                                                target, timeout)
-    entry = {"description": description, "opencl": opencl, "cuda": cuda,
-             "diagnostics": diags}
+    description, sources, diags, deps, absent = _translate(exe, source, path, name, args, target,
+                                                           timeout)
+    # The cache entry: the description, each target's source under its
+    # name, the diagnostics.
+    entry = {"description": description, **sources, "diagnostics": diags}
     if key is not None:
         _cache.store(key, entry, deps, absent)
     return _module_from(entry)
@@ -324,4 +327,4 @@ def _module_from(entry):
             option = f" [{d['option']}]" if d.get("option") else ""
             warnings.warn(f"{d['file']}:{d['line']}:{d['column']}: warning: {d['message']}"
                           f"{option}", CompileWarning, stacklevel=3)
-    return Module(entry["description"], entry.get("opencl"), entry.get("cuda"), diags)
+    return Module(entry["description"], *(entry.get(name) for name in NAMES), diagnostics=diags)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Tuple
 
+from ._targets import NAMES
+
 # Scalar type name -> (numpy dtype name, size in bytes).  size_t is 64-bit on
 # every device sgcc targets (SGC size_t maps to OpenCL size_t / CUDA size_t).
 SCALAR_TYPES = {
@@ -116,15 +118,20 @@ class SpecConstant:
 
 
 class Module:
-    """One translated SGC source.  `opencl_source` / `cuda_source` are the
-    emitted texts (None when the target was not asked for); the rest comes
-    from the module description (`description` is the whole JSON document)."""
+    """One translated SGC source.  `sources` maps each target's name to its
+    emitted text (None when the target was not asked for), also read as
+    `<target>_source` (`opencl_source`, `cuda_source`) or `source(target)`;
+    the rest comes from the module description (`description` is the whole
+    JSON document).  Module(description, *sources): one source per target,
+    in the order of the package's target table (sgcc/_targets.py)."""
 
-    def __init__(self, description: Mapping[str, Any], opencl_source: Optional[str],
-                 cuda_source: Optional[str], diagnostics=()):
+    def __init__(self, description: Mapping[str, Any], *sources: Optional[str],
+                 diagnostics=()):
+        if len(sources) > len(NAMES):
+            raise TypeError(f"sgcc.Module: {len(sources)} sources for {len(NAMES)} targets "
+                            f"({', '.join(NAMES)})")
         self.description = description
-        self.opencl_source = opencl_source
-        self.cuda_source = cuda_source
+        self.sources = dict(zip(NAMES, sources + (None,) * (len(NAMES) - len(sources))))
         self.diagnostics = tuple(diagnostics)
         self.name = description.get("module")
         self.source_file = description.get("source_file")
@@ -134,6 +141,21 @@ class Module:
         self.kernels = tuple(_kernel_from_json(k) for k in description.get("kernels", []))
         self.requires = Requires.from_json(description.get("requires"))
         self.backends = description.get("backends", {})
+
+    def source(self, target: str) -> Optional[str]:
+        """The emitted text for `target` (None: not asked for)."""
+        if target not in self.sources:
+            raise KeyError(f"sgcc has no target '{target}' (targets: {', '.join(NAMES)})")
+        return self.sources[target]
+
+    def __getattr__(self, attr: str):
+        # <target>_source for every target of the table.  Only called for
+        # attributes not found otherwise; vars() so that a half-built
+        # object (copy, pickle) does not recurse.
+        sources = vars(self).get("sources", {})
+        if attr.endswith("_source") and attr[:-len("_source")] in sources:
+            return sources[attr[:-len("_source")]]
+        raise AttributeError(f"'Module' object has no attribute '{attr}'")
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:

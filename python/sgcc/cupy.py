@@ -1,8 +1,8 @@
 """sgcc for CuPy: a cupy.RawModule from a translated module, with the
 specialization constants bound by name and sgrt's refusals; kernels
 launched with their arguments checked and `local T *` parameters laid out
-in dynamic shared memory as sgrt does (runtime/cuda.c marshal_args: one
-16-byte-aligned byte offset per local parameter).
+in dynamic shared memory as sgrt does (runtime/backends/cuda/cuda.c
+marshal_args: one 16-byte-aligned byte offset per local parameter).
 
     import cupy as cp, sgcc        # sgcc.cupy: imported on first use
     mod = sgcc.cupy.build(sgcc.compile(path="reduce.sgc"), spec={"block": 64})

@@ -342,8 +342,9 @@ static int pick_device(Dev *dev, const char *want)
         cl_device_type type = 0;
         clGetDeviceInfo(dev->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
         dev->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
-        /* sgrt's rule (runtime/opencl.c): only the non-uniform extensions
-         * promise sub-group operations in divergent control flow. */
+        /* sgrt's rule (runtime/backends/opencl/opencl.c): only the
+         * non-uniform extensions promise sub-group operations in divergent
+         * control flow. */
         dev->divergent_ok = has_ext(dev->device, "cl_khr_subgroup_non_uniform_vote") ||
                             has_ext(dev->device, "cl_khr_subgroup_non_uniform_arithmetic");
         printf("device: %s (%s, %s%s)\n", name, dev->sub_groups ? "sub-groups" : "wg tier: no sub-groups",

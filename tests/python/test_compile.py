@@ -64,6 +64,24 @@ def test_path_and_targets(tmp_path):
     assert m.opencl_source is None and "add" in m.cuda_source
 
 
+def test_target_table_is_sgccs(tmp_path):
+    """The package's target table (sgcc/_targets.py) names sgcc's targets:
+    the module description's "backends" has one key per row, each row's
+    name is accepted by -t and its extension is the file sgcc writes."""
+    from sgcc import _targets
+    src = "kernel void k(global int *o) { o[0] = 1; }\n"
+    m = sgcc.compile(source=src, target="all", cache=False)
+    assert sorted(m.description["backends"]) == sorted(_targets.NAMES)
+    assert set(m.sources) == set(_targets.NAMES)
+    assert all(m.sources[n] for n in _targets.NAMES)
+    for row in _targets.TARGETS:
+        one = sgcc.compile(source=src, target=row.name, cache=False)
+        assert one.source(row.name) == m.source(row.name)
+        assert [n for n in _targets.NAMES if one.source(n) is not None] == [row.name]
+    with pytest.raises(ValueError, match="target must be one of all, " + ", ".join(_targets.NAMES)):
+        sgcc.compile(source=src, target="no-such-target")
+
+
 def test_defines_and_include_dirs(tmp_path):
     inc = tmp_path / "inc"
     inc.mkdir()

@@ -19,6 +19,26 @@ def module():
     return sgcc.Module(desc, "/* cl */", "/* cu */")
 
 
+def test_module_sources_by_target(module):
+    """Module(description, *sources): one per row of the target table, in
+    its order; `sources`, `source()` and `<target>_source` agree."""
+    from sgcc._targets import NAMES
+    assert list(module.sources) == list(NAMES)
+    assert (module.sources["opencl"], module.sources["cuda"]) == ("/* cl */", "/* cu */")
+    assert module.source("cuda") == module.cuda_source == "/* cu */"
+    assert module.opencl_source == "/* cl */"
+    short = sgcc.Module(module.description, "/* cl */")
+    assert short.cuda_source is None and short.opencl_source == "/* cl */"
+    assert [n for n, text in short.sources.items() if text is not None] == ["opencl"]
+    too_many = ("x",) * (len(NAMES) + 1)
+    with pytest.raises(TypeError, match=f"{len(too_many)} sources for {len(NAMES)} targets"):
+        sgcc.Module(module.description, *too_many)
+    with pytest.raises(KeyError, match="no target 'hip'"):
+        module.source("hip")
+    with pytest.raises(AttributeError):
+        module.hip_source
+
+
 def test_module_objects(module):
     assert module.name == "fixture"
     k = module.kernel("partial_sums")

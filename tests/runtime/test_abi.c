@@ -2,7 +2,7 @@
  * sgrt_device_info is versioned by size (a host built against an older,
  * shorter struct gets exactly its prefix; struct_size says how much was
  * filled), and the sgrt 0.1 getter names still answer as their
- * sgrt_<object>_get_<what> successors.  Built with SGRT_WARN_DEPRECATED
+ * sgrt_<object>_get_<what> successors; sgrt_backend_name.  Built with SGRT_WARN_DEPRECATED
  * off (the default), as existing hosts are.  Plain TAP, no device work
  * beyond selection. */
 #include <stddef.h>
@@ -136,6 +136,18 @@ int main(void)
           sgrt_device_get_info_sized(dev, &prefix, 2) == SGRT_ERROR_INVALID_ARGUMENT);
     check("the function behind the macro", (sgrt_device_get_info)(dev, &prefix) == SGRT_SUCCESS &&
                                                prefix.struct_size == sizeof prefix);
+
+    /* The registry's names (runtime/device.c), as SGRT_DEVICE spells them;
+     * "<name>:<backend_index>" selects the device back. */
+    check("backend names", strcmp(sgrt_backend_name(SGRT_BACKEND_OPENCL), "opencl") == 0 &&
+                               strcmp(sgrt_backend_name(SGRT_BACKEND_CUDA), "cuda") == 0 &&
+                               sgrt_backend_name(SGRT_BACKEND_COUNT) == NULL);
+    char selector[64];
+    sgrt_device *again = NULL;
+    snprintf(selector, sizeof selector, "%s:%u", sgrt_backend_name(full.backend),
+             full.backend_index);
+    check("the backend's name and index select the device",
+          sgrt_device_select(selector, &again) == SGRT_SUCCESS && again == dev);
 
     size_t count_new = 0, count_old = 1000;
     check("device_get_count", sgrt_device_get_count(&count_new) == SGRT_SUCCESS);

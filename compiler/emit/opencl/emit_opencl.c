@@ -219,7 +219,7 @@ static void opencl_math_call(EmitCtx *ctx, const Node *call)
  *    which OpenCL promises only with cl_khr_subgroup_ballot plus a
  *    non-uniform extension (PoCL 5 has ballot and shuffle without them; its
  *    sub-group operations are work-group barriers there, and a ballot-group
- *    kernel hung).  The same rule as sgrt's (runtime/opencl.c);
+ *    kernel hung).  The same rule as sgrt's (runtime/backends/opencl/opencl.c);
  *    SGC_FORCE_NO_NON_UNIFORM pretends the extensions are absent (tests);
  *  - a reqd_sub_group_size other than 32 on the nvptx tier, whose
  *    sub-groups are always 32-wide warps.

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sgcc.h"
 #include "sgrt_internal.h"
 
 /* Queries that 1.2 headers lack. */
@@ -63,6 +64,16 @@ static sgrt_status cl_fail(const char *call, cl_int err)
     } while (0)
 
 static cl_device_id dev_id(const sgrt_device *dev) { return (cl_device_id)dev->device_handle; }
+
+/* What an OpenCL device keeps besides its sgrt_device (its `priv`): one
+ * slot per listed device, filled once by cl_enumerate. */
+typedef struct ClDevice {
+    cl_platform_id platform;
+    uint32_t nv_sm;          /* NVIDIA OpenCL: compute capability x 10 (0: unknown) */
+} ClDevice;
+static ClDevice cl_devices[SGRT_MAX_DEVICES];
+
+static ClDevice *cl_device(const sgrt_device *dev) { return dev->priv; }
 
 /* String query into a fixed buffer; "" on failure. */
 static void dev_string(cl_device_id id, cl_device_info what, char *buf, size_t cap)
@@ -164,13 +175,14 @@ static void fill_launch_limits(sgrt_device *dev, cl_device_id id)
         dev->max_global_items = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 }
 
-static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id, uint32_t index)
+static void fill_info(sgrt_device *dev, ClDevice *cl, cl_platform_id platform, cl_device_id id,
+                      uint32_t index)
 {
     sgrt_device_info *in = &dev->info;
     memset(dev, 0, sizeof *dev);
-    dev->platform_handle = platform;
+    cl->platform = platform;
+    dev->priv = cl;
     dev->device_handle = id;
-    in->backend = SGRT_BACKEND_OPENCL;
     in->backend_index = index;
     if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof in->platform, in->platform, NULL))
         in->platform[0] = '\0';
@@ -208,7 +220,7 @@ static void fill_info(sgrt_device *dev, cl_platform_id platform, cl_device_id id
                             NULL) == CL_SUCCESS &&
             clGetDeviceInfo(id, SGRT_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
                             NULL) == CL_SUCCESS && major < 100 && minor < 10)
-            dev->nv_sm = major * 10 + minor;
+            cl->nv_sm = major * 10 + minor;
     }
 }
 
@@ -224,8 +236,10 @@ static void cl_enumerate(sgrt_device *out, size_t cap, size_t *count)
         cl_uint ndev = 0;
         if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, ids, &ndev) != CL_SUCCESS)
             continue;
-        for (cl_uint d = 0; d < ndev && d < 16 && *count < cap; d++)
-            fill_info(&out[(*count)++], platforms[p], ids[d], index++);
+        for (cl_uint d = 0; d < ndev && d < 16 && *count < cap && index < SGRT_MAX_DEVICES; d++) {
+            fill_info(&out[(*count)++], &cl_devices[index], platforms[p], ids[d], index);
+            index++;
+        }
     }
 }
 
@@ -234,7 +248,7 @@ static sgrt_status cl_context_create(sgrt_context *ctx)
     cl_int err;
     cl_device_id id = dev_id(ctx->device);
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     (cl_context_properties)ctx->device->platform_handle, 0};
+                                     (cl_context_properties)cl_device(ctx->device)->platform, 0};
     cl_context c = clCreateContext(props, 1, &id, NULL, NULL, &err);
     if (!c)
         return cl_fail("clCreateContext", err);
@@ -413,9 +427,9 @@ static void cl_device_options(const sgrt_device *dev, char *buf, size_t cap)
         append_option(buf, cap, SGRT_OPT_CL_STD_2);
     if (in->nvptx) {
         append_option(buf, cap, SGRT_OPT_NV_PTX);
-        if (dev->nv_sm) {
+        if (cl_device(dev)->nv_sm) {
             char sm[32];
-            snprintf(sm, sizeof sm, SGRT_OPT_NV_SM "%u", dev->nv_sm);
+            snprintf(sm, sizeof sm, SGRT_OPT_NV_SM "%u", cl_device(dev)->nv_sm);
             append_option(buf, cap, sm);
         }
     }
@@ -563,7 +577,7 @@ static sgrt_status cl_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims
     static const char *const names[] = {"clGetKernelSubGroupInfoKHR", "clGetKernelSubGroupInfo"};
     for (size_t i = 0; i < 2 && !query; i++)
         query = (SgrtGetKernelSubGroupInfo)clGetExtensionFunctionAddressForPlatform(
-            dev->platform_handle, names[i]);
+            cl_device(dev)->platform, names[i]);
     if (!query)
         return sgrt_fail(SGRT_ERROR_UNSUPPORTED,
                          "device '%s' has no clGetKernelSubGroupInfo to ask for the sub-group "
@@ -745,9 +759,63 @@ static void cl_event_free(sgrt_event *event)
         clReleaseEvent(event->api_event);
 }
 
+/* Page-locked host memory (host.c).  OpenCL has no call for it; the
+ * portable recipe (NVIDIA's and AMD's guides) is a buffer made with
+ * CL_MEM_ALLOC_HOST_PTR, mapped once: the driver backs it with pinned
+ * memory, and the mapped pointer is ordinary host memory that
+ * clEnqueueRead/WriteBuffer of any buffer copy from and to by DMA.  On CPU
+ * runtimes it is plain memory (nothing to pin).  *priv is the buffer. */
+static sgrt_status cl_host_fail(const char *call, cl_int err)
+{
+    sgrt_status status = err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE
+                             ? SGRT_ERROR_OUT_OF_MEMORY
+                             : SGRT_ERROR_BACKEND;
+    return sgrt_fail(status, "sgrt_host_alloc: %s failed (OpenCL error %d)", call, (int)err);
+}
+
+static sgrt_status cl_host_alloc(sgrt_context *ctx, size_t size, void **ptr, void **priv)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(ctx->api_context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size,
+                                NULL, &err);
+    if (!mem)
+        return cl_host_fail("clCreateBuffer", err);
+    *ptr = clEnqueueMapBuffer(ctx->api_queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size,
+                              0, NULL, NULL, &err);
+    if (!*ptr) {
+        clReleaseMemObject(mem);
+        return cl_host_fail("clEnqueueMapBuffer", err);
+    }
+    *priv = mem;
+    return SGRT_SUCCESS;
+}
+
+static sgrt_status cl_host_free(sgrt_context *ctx, void *ptr, void *priv)
+{
+    cl_mem mem = priv;
+    cl_int err = clEnqueueUnmapMemObject(ctx->api_queue, mem, ptr, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(ctx->api_queue);
+    clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? SGRT_SUCCESS : cl_host_fail("clEnqueueUnmapMemObject", err);
+}
+
+static void cl_language_level(const sgrt_device_info *in, char *buf, size_t cap)
+{
+    snprintf(buf, cap, " (OpenCL C %u.%u)", in->opencl_c_major, in->opencl_c_minor);
+}
+
 const SgrtBackend sgrt_opencl_backend = {
     .name = "opencl",
     .api = "OpenCL",
+    .sgcc_output = SGCC_OUTPUT_OPENCL,
+    .sgcc_target = SGCC_TARGET_OPENCL,
+    .skips_unsupported_kernels = true,
+    .checks_sub_group_width = true,
+    .default_cpu = true,
+    .wg_builtin_needs = "OpenCL C 2.0 work-group collective functions (work_group_reduce_*; "
+                        "OpenCL C 2.x, or 3.x with __opencl_c_work_group_collective_functions)",
+    .language_level = cl_language_level,
     .enumerate = cl_enumerate,
     .context_create = cl_context_create,
     .context_free = cl_context_free,
@@ -774,4 +842,34 @@ const SgrtBackend sgrt_opencl_backend = {
     .event_wait = cl_event_wait,
     .event_profile = cl_event_profile,
     .event_free = cl_event_free,
+    .host_alloc = cl_host_alloc,
+    .host_free = cl_host_free,
 };
+
+/* sgrt.h's interop entry points that take OpenCL handles. */
+sgrt_status sgrt_context_create_from_opencl(void *cl_context, void *cl_device, void *cl_queue,
+                                            sgrt_context **context)
+{
+    if (!cl_context || !cl_device || !context)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_context_create_from_opencl: NULL %s",
+                         !cl_context ? "cl_context" : !cl_device ? "cl_device_id" : "context");
+    sgrt_device *device = sgrt_device_find(&sgrt_opencl_backend, cl_device);
+    if (!device)
+        return sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
+                         "sgrt_context_create_from_opencl: cl_device_id %p is not one of the "
+                         "OpenCL devices sgrt lists (a sub-device, or not a device)",
+                         cl_device);
+    return sgrt_context_adopt(&sgrt_opencl_backend, device, cl_context, cl_device, cl_queue,
+                              context);
+}
+
+sgrt_status sgrt_buffer_create_from_opencl(sgrt_context *context, void *cl_mem,
+                                           sgrt_buffer **buffer)
+{
+    if (!context || !cl_mem || !buffer)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_buffer_create_from_opencl: NULL %s",
+                         !context ? "context" : !cl_mem ? "cl_mem" : "buffer");
+    return sgrt_buffer_adopt(&sgrt_opencl_backend, context, cl_mem, 0,
+                             "sgrt_buffer_create_from_opencl", buffer);
+}

@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgrt_host.h"
+#include "sgcc.h"
 #include "sgrt_internal.h"
+
+extern const SgrtBackend sgrt_cuda_backend;
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -198,7 +200,6 @@ static void fill_info(sgrt_device *dev, CUdevice d, int index, int driver)
     sgrt_device_info *in = &dev->info;
     memset(dev, 0, sizeof *dev);
     dev->device_handle = (void *)(intptr_t)d;
-    in->backend = SGRT_BACKEND_CUDA;
     in->kind = SGRT_DEVICE_GPU;
     in->backend_index = (uint32_t)index;
     if (api.cuDeviceGetName(in->name, (int)sizeof in->name, d) != CUDA_SUCCESS)
@@ -257,9 +258,10 @@ static void pop(void)
 }
 
 /* Page-locked host memory (host.c): portable, so that every context of the
- * process sees it as pinned, not only `ctx`. */
-sgrt_status sgrt_cuda_host_alloc(sgrt_context *ctx, size_t size, void **ptr)
+ * process sees it as pinned, not only `ctx`.  Nothing kept besides. */
+static sgrt_status cu_host_alloc(sgrt_context *ctx, size_t size, void **ptr, void **priv)
 {
+    *priv = NULL;
     sgrt_status st = push(ctx);
     if (st != SGRT_SUCCESS)
         return st;
@@ -268,8 +270,9 @@ sgrt_status sgrt_cuda_host_alloc(sgrt_context *ctx, size_t size, void **ptr)
     return r == CUDA_SUCCESS ? SGRT_SUCCESS : cu_fail("cuMemHostAlloc", r);
 }
 
-sgrt_status sgrt_cuda_host_free(sgrt_context *ctx, void *ptr)
+static sgrt_status cu_host_free(sgrt_context *ctx, void *ptr, void *priv)
 {
+    (void)priv;
     sgrt_status st = push(ctx);
     if (st != SGRT_SUCCESS)
         return st;
@@ -303,11 +306,11 @@ static sgrt_status cu_context_create(sgrt_context *ctx)
     }
     pop();
     ctx->api_queue = stream;
-    ctx->api_epoch = epoch;
+    ctx->priv = epoch;
     return SGRT_SUCCESS;
 }
 
-/* Records the profiling epoch on ctx's stream. */
+/* Records the profiling epoch (ctx->priv) on ctx's stream. */
 static CUresult record_epoch(sgrt_context *ctx)
 {
     CUevent epoch = NULL;
@@ -315,7 +318,7 @@ static CUresult record_epoch(sgrt_context *ctx)
     if (r == CUDA_SUCCESS && (r = api.cuEventRecord(epoch, ctx->api_queue)) != CUDA_SUCCESS)
         api.cuEventDestroy(epoch);
     else
-        ctx->api_epoch = epoch;
+        ctx->priv = epoch;
     return r;
 }
 
@@ -350,7 +353,7 @@ static sgrt_status cu_context_adopt(sgrt_context *ctx, void *api_context, void *
         status = sgrt_fail(SGRT_ERROR_HANDLE_MISMATCH,
                            "sgrt_context_create_from_cuda: the CUstream belongs to another "
                            "CUcontext");
-    else if (!(ctx->device = sgrt_device_find(SGRT_BACKEND_CUDA, (void *)(intptr_t)d)))
+    else if (!(ctx->device = sgrt_device_find(&sgrt_cuda_backend, (void *)(intptr_t)d)))
         status = sgrt_fail(SGRT_ERROR_INVALID_HANDLE,
                            "sgrt_context_create_from_cuda: CUDA device %d is not listed", d);
     if (status == SGRT_SUCCESS) {
@@ -368,7 +371,7 @@ static void cu_context_free(sgrt_context *ctx)
 {
     if (push(ctx) == SGRT_SUCCESS) {
         api.cuStreamSynchronize(ctx->api_queue);
-        api.cuEventDestroy(ctx->api_epoch);
+        api.cuEventDestroy(ctx->priv);
         if (!ctx->adopted_queue)
             api.cuStreamDestroy(ctx->api_queue);
         pop();
@@ -393,9 +396,21 @@ static sgrt_status cu_finish(sgrt_context *ctx)
     WITH_CONTEXT(ctx, "cuStreamSynchronize", api.cuStreamSynchronize(ctx->api_queue));
 }
 
+/* A buffer's native handle is its CUdeviceptr, kept as a pointer. */
+static CUdeviceptr dptr(const sgrt_buffer *buf) { return (CUdeviceptr)(uintptr_t)buf->api_mem; }
+
 static sgrt_status cu_buffer_create(sgrt_buffer *buf)
 {
-    WITH_CONTEXT(buf->context, "cuMemAlloc", api.cuMemAlloc(&buf->device_ptr, buf->size));
+    CUdeviceptr ptr = 0;
+    sgrt_status status = push(buf->context);
+    if (status != SGRT_SUCCESS)
+        return status;
+    CUresult r = api.cuMemAlloc(&ptr, buf->size);
+    pop();
+    if (r != CUDA_SUCCESS)
+        return cu_fail("cuMemAlloc", r);
+    buf->api_mem = (void *)(uintptr_t)ptr;
+    return SGRT_SUCCESS;
 }
 
 enum {
@@ -440,7 +455,7 @@ static sgrt_status cu_buffer_adopt(sgrt_buffer *buf, void *handle, size_t size)
     status = check_device_range(ptr, size, dev_ordinal(buf->context->device));
     pop();
     if (status == SGRT_SUCCESS)
-        buf->device_ptr = ptr;
+        buf->api_mem = (void *)(uintptr_t)ptr;
     return status;
 }
 
@@ -450,7 +465,7 @@ static void cu_buffer_free(sgrt_buffer *buf)
         return;   /* the application's memory */
     if (push(buf->context) == SGRT_SUCCESS) {
         api.cuStreamSynchronize(buf->context->api_queue);
-        api.cuMemFree(buf->device_ptr);
+        api.cuMemFree(dptr(buf));
         pop();
     }
 }
@@ -464,14 +479,14 @@ static sgrt_status cu_buffer_write(sgrt_buffer *buf, size_t offset, size_t size,
 {
     CUstream s = buf->context->api_queue;
     WITH_CONTEXT(buf->context, "cuMemcpyHtoDAsync",
-                 copy_sync(api.cuMemcpyHtoDAsync(buf->device_ptr + offset, src, size, s), s));
+                 copy_sync(api.cuMemcpyHtoDAsync(dptr(buf) + offset, src, size, s), s));
 }
 
 static sgrt_status cu_buffer_read(sgrt_buffer *buf, size_t offset, size_t size, void *dst)
 {
     CUstream s = buf->context->api_queue;
     WITH_CONTEXT(buf->context, "cuMemcpyDtoHAsync",
-                 copy_sync(api.cuMemcpyDtoHAsync(dst, buf->device_ptr + offset, size, s), s));
+                 copy_sync(api.cuMemcpyDtoHAsync(dst, dptr(buf) + offset, size, s), s));
 }
 
 
@@ -586,7 +601,12 @@ static void cu_program_free(sgrt_program *prog)
     }
 }
 
-static sgrt_status cu_kernel_create(sgrt_kernel *kernel)
+/* What a CUDA kernel keeps besides its sgrt_kernel (its `priv`). */
+typedef struct CuKernel {
+    size_t max_dynamic_local; /* dynamic shared size already allowed */
+} CuKernel;
+
+static sgrt_status get_function(sgrt_kernel *kernel)
 {
     CUfunction f = NULL;
     sgrt_status status = push(kernel->program->context);
@@ -604,7 +624,26 @@ static sgrt_status cu_kernel_create(sgrt_kernel *kernel)
     return SGRT_SUCCESS;
 }
 
-static void cu_kernel_free(sgrt_kernel *kernel) { (void)kernel; }
+static sgrt_status cu_kernel_create(sgrt_kernel *kernel)
+{
+    CuKernel *own = calloc(1, sizeof *own);
+    if (!own)
+        return sgrt_fail(SGRT_ERROR_OUT_OF_MEMORY, "out of memory creating kernel '%s'",
+                         kernel->desc->name);
+    sgrt_status status = get_function(kernel);
+    if (status != SGRT_SUCCESS) {
+        free(own);
+        return status;
+    }
+    kernel->priv = own;
+    return SGRT_SUCCESS;
+}
+
+static void cu_kernel_free(sgrt_kernel *kernel)
+{
+    free(kernel->priv);
+    kernel->priv = NULL;
+}
 
 /* A warp, whatever the launch. */
 static sgrt_status cu_sub_group_size(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
@@ -669,7 +708,7 @@ static size_t marshal_args(sgrt_kernel *kernel, void **params, CUdeviceptr *ptrs
             break;
         case SGRT_PARAM_SCALAR: params[i] = a->value; break;
         default:
-            ptrs[i] = a->buffer->device_ptr;
+            ptrs[i] = dptr(a->buffer);
             params[i] = &ptrs[i];
             break;
         }
@@ -681,14 +720,16 @@ static size_t marshal_args(sgrt_kernel *kernel, void **params, CUdeviceptr *ptrs
 static sgrt_status wait_for(const SgrtSubmit *submit)
 {
     for (size_t i = 0; i < submit->wait_count; i++) {
-        CUevent done = submit->wait[i]->api_event_end;
+        CUevent done = submit->wait[i]->api_event;
         if (done)
             CU_CHECK("cuStreamWaitEvent", api.cuStreamWaitEvent(submit->api_queue, done, 0));
     }
     return SGRT_SUCCESS;
 }
 
-/* Creates the event's pair and records the start (with the context current). */
+/* Creates the event's pair and records the start (with the context
+ * current).  The end event is the native handle (what waits wait for); the
+ * start is the event's priv. */
 static sgrt_status begin_event(const SgrtSubmit *submit)
 {
     sgrt_event *event = submit->event;
@@ -696,9 +737,9 @@ static sgrt_status begin_event(const SgrtSubmit *submit)
         return SGRT_SUCCESS;
     CUevent start = NULL, end = NULL;
     CU_CHECK("cuEventCreate", api.cuEventCreate(&start, 0));
-    event->api_event = start;
+    event->priv = start;
     CU_CHECK("cuEventCreate", api.cuEventCreate(&end, 0));
-    event->api_event_end = end;
+    event->api_event = end;
     CU_CHECK("cuEventRecord", api.cuEventRecord(start, submit->api_queue));
     return SGRT_SUCCESS;
 }
@@ -707,7 +748,7 @@ static sgrt_status end_event(const SgrtSubmit *submit)
 {
     if (submit->event)
         CU_CHECK("cuEventRecord",
-                 api.cuEventRecord(submit->event->api_event_end, submit->api_queue));
+                 api.cuEventRecord(submit->event->api_event, submit->api_queue));
     return SGRT_SUCCESS;
 }
 
@@ -721,11 +762,12 @@ static sgrt_status launch_in_context(sgrt_kernel *kernel, const sgrt_launch_dims
         if (status != SGRT_SUCCESS)
             return status;
     }
-    if (shared > STATIC_SHARED_LIMIT && shared > kernel->max_dynamic_local) {
+    CuKernel *own = kernel->priv;
+    if (shared > STATIC_SHARED_LIMIT && shared > own->max_dynamic_local) {
         CU_CHECK("cuFuncSetAttribute",
                  api.cuFuncSetAttribute(kernel->api_kernel, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED,
                                         (int)shared));
-        kernel->max_dynamic_local = shared;
+        own->max_dynamic_local = shared;
     }
     sgrt_status status = wait_for(submit);
     if (status != SGRT_SUCCESS || (status = begin_event(submit)) != SGRT_SUCCESS)
@@ -775,7 +817,7 @@ static sgrt_status cu_launch(sgrt_kernel *kernel, const sgrt_launch_dims *dims,
 
 static sgrt_status cu_event_wait(sgrt_event *event)
 {
-    WITH_CONTEXT(event->context, "cuEventSynchronize", api.cuEventSynchronize(event->api_event_end));
+    WITH_CONTEXT(event->context, "cuEventSynchronize", api.cuEventSynchronize(event->api_event));
 }
 
 static sgrt_status cu_event_profile(sgrt_event *event, uint64_t *start_ns, uint64_t *end_ns)
@@ -784,9 +826,10 @@ static sgrt_status cu_event_profile(sgrt_event *event, uint64_t *start_ns, uint6
     sgrt_status status = push(event->context);
     if (status != SGRT_SUCCESS)
         return status;
-    CUresult r = api.cuEventElapsedTime(&start_ms, event->context->api_epoch, event->api_event);
+    CUevent epoch = event->context->priv;
+    CUresult r = api.cuEventElapsedTime(&start_ms, epoch, event->priv);
     if (r == CUDA_SUCCESS)
-        r = api.cuEventElapsedTime(&end_ms, event->context->api_epoch, event->api_event_end);
+        r = api.cuEventElapsedTime(&end_ms, epoch, event->api_event);
     pop();
     if (r != CUDA_SUCCESS)
         return cu_fail("cuEventElapsedTime", r);
@@ -799,11 +842,11 @@ static void cu_event_free(sgrt_event *event)
 {
     if (push(event->context) != SGRT_SUCCESS)
         return;
+    if (event->priv)
+        api.cuEventDestroy(event->priv);
     if (event->api_event)
         api.cuEventDestroy(event->api_event);
-    if (event->api_event_end)
-        api.cuEventDestroy(event->api_event_end);
-    event->api_event = event->api_event_end = NULL;
+    event->priv = event->api_event = NULL;
     pop();
 }
 
@@ -838,8 +881,8 @@ static sgrt_status cu_queue_finish(sgrt_context *ctx, void *api_queue)
 /* One transfer on the stream; fills of 1, 2 or 4 bytes (cuMemsetD*). */
 static CUresult transfer(const SgrtCommand *c, CUstream s)
 {
-    CUdeviceptr dst = c->dst ? c->dst->device_ptr + c->dst_offset : 0;
-    CUdeviceptr src = c->src ? c->src->device_ptr + c->src_offset : 0;
+    CUdeviceptr dst = c->dst ? dptr(c->dst) + c->dst_offset : 0;
+    CUdeviceptr src = c->src ? dptr(c->src) + c->src_offset : 0;
     switch (c->kind) {
     case SGRT_CMD_WRITE: return api.cuMemcpyHtoDAsync(dst, c->host_src, c->size, s);
     case SGRT_CMD_READ: return api.cuMemcpyDtoHAsync(c->host_dst, src, c->size, s);
@@ -895,6 +938,16 @@ static sgrt_status cu_enqueue(const SgrtCommand *command, const SgrtSubmit *subm
 const SgrtBackend sgrt_cuda_backend = {
     .name = "cuda",
     .api = "CUDA",
+    .sgcc_output = SGCC_OUTPUT_CUDA,
+    .sgcc_target = SGCC_TARGET_CUDA,
+    /* Every kernel is in the CUDA source (sgcc refuses there at compile
+     * time); warps are 32 wide; CUDA has no CPU device nor work-group
+     * built-ins (its devices leave info.wg_collectives false). */
+    .skips_unsupported_kernels = false,
+    .checks_sub_group_width = false,
+    .default_cpu = false,
+    .wg_builtin_needs = "OpenCL C 2.0 work-group collective functions, which CUDA does not have",
+    .language_level = NULL,
     .enumerate = cu_enumerate,
     .context_create = cu_context_create,
     .context_free = cu_context_free,
@@ -921,4 +974,28 @@ const SgrtBackend sgrt_cuda_backend = {
     .event_wait = cu_event_wait,
     .event_profile = cu_event_profile,
     .event_free = cu_event_free,
+    .host_alloc = cu_host_alloc,
+    .host_free = cu_host_free,
 };
+
+/* sgrt.h's interop entry points that take CUDA handles. */
+sgrt_status sgrt_context_create_from_cuda(void *cu_context, void *cu_stream,
+                                          sgrt_context **context)
+{
+    if (!cu_context || !context)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT, "sgrt_context_create_from_cuda: NULL %s",
+                         !cu_context ? "CUcontext" : "context");
+    size_t count = 0;
+    sgrt_device_get_count(&count);   /* enumerates, which loads the driver */
+    return sgrt_context_adopt(&sgrt_cuda_backend, NULL, cu_context, NULL, cu_stream, context);
+}
+
+sgrt_status sgrt_buffer_create_from_cuda(sgrt_context *context, void *cu_device_ptr, size_t size,
+                                         sgrt_buffer **buffer)
+{
+    if (!context || !cu_device_ptr || !buffer || size == 0)
+        return sgrt_fail(SGRT_ERROR_INVALID_ARGUMENT,
+                         "sgrt_buffer_create_from_cuda: NULL argument or zero size");
+    return sgrt_buffer_adopt(&sgrt_cuda_backend, context, cu_device_ptr, size,
+                             "sgrt_buffer_create_from_cuda", buffer);
+}
