@@ -18,6 +18,7 @@ them would change every output; those numbers must be numbered headings of
 docs/REFERENCE.md, and both are refused anywhere else."""
 import os
 import re
+import subprocess
 
 # Spelled in pieces so that a grep for the forbidden citations finds
 # nothing in this file.
@@ -49,15 +50,34 @@ def is_build_dir(path):
     return os.path.isdir(os.path.join(path, "meson-private"))
 
 
-def text_files(root):
-    """(relative path, text) of every text file of the source tree."""
+def git_files(root):
+    """The files of a git checkout that git tracks or would track (what
+    .gitignore ignores, such as build folders and the GPU batch's
+    .devbuild/, is not source); None outside a checkout or without git."""
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sorted(os.path.join(root, f) for f in out.decode("utf-8", "replace").split("\0") if f)
+
+
+def walked_files(root):
     for top, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
                          and not is_build_dir(os.path.join(top, d)))
         for name in sorted(files):
+            yield os.path.join(top, name)
+
+
+def text_files(root):
+    """(relative path, text) of every text file of the source tree."""
+    paths = git_files(root)
+    for path in paths if paths is not None else walked_files(root):
+        if os.path.isfile(path):
+            name = os.path.basename(path)
             if os.path.splitext(name)[1] not in TEXT_EXT and name != "KNOWN_FAILURES":
                 continue
-            path = os.path.join(top, name)
             try:
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
