@@ -233,16 +233,21 @@ static void sweep_temporaries(const char *dir)
     DIR *d = opendir(dir);
     if (!d)
         return;
+    int fd = dirfd(d);
+    if (fd < 0) {
+        closedir(d);
+        return;
+    }
     time_t now = time(NULL);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         long pid;
         struct stat st;
         if (!parse_temporary(e->d_name, &pid) ||
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         double age = difftime(now, st.st_mtime);
         if (age > TEMP_MAX_AGE || (age > TEMP_DEAD_WRITER_AGE && writer_gone(pid)))
-            unlinkat(dirfd(d), e->d_name, 0);
+            unlinkat(fd, e->d_name, 0);
     }
     closedir(d);
 }

@@ -447,7 +447,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 static bool is_stdin(const char *input)
 {
-    return strcmp(input, "-") == 0;
+    return input && strcmp(input, "-") == 0;
 }
 
 /* "DIR/" or an existing directory: outputs go inside, named after inputs. */
@@ -492,6 +492,8 @@ static char *inside(const char *dir, const char *input, const char *suffix)
 static bool same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
+    if (!a || !b)
+        return false;
     return strcmp(a, b) == 0
            || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
                && sa.st_ino == sb.st_ino);

@@ -739,7 +739,7 @@ static int param_at(const Subst *s, int i)
 static Token *operand_list(Subst *s, int i, int *next)
 {
     int p = param_at(s, i);
-    if (p >= 0) {
+    if (p >= 0 && s->args) {
         *next = i + 1;
         return s->args[p].raw;
     }

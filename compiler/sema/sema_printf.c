@@ -201,12 +201,13 @@ Type *sema_printf(Sema *s, Node *call)
     Type *types[PRINTF_MAX_ARGS];
     int n = 0;
     bool bad = false;
-    for (Node *a = call->args.head; a; a = a->next) {
+    /* sema_call has checked the count: 1 to PRINTF_MAX_ARGS arguments. */
+    for (Node *a = call->args.head; a && n < PRINTF_MAX_ARGS; a = a->next) {
         types[n] = type_decay(s, sema_expr(s, a));
         bad |= sema_is_err(s, types[n]);
         args[n++] = a;
     }
-    if (bad)
+    if (bad || n == 0)
         return s->t_err;
     Node *lit = args[0];
     if (lit->kind != ND_STRING_LIT) {

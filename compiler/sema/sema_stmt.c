@@ -59,11 +59,12 @@ static Node *case_seen_before(CaseTable *t, Node *n)
     if (2 * (t->count + 1) > t->capacity)
         case_table_grow(t);
     Node **slot = case_slot(t, n->lhs->const_value);
-    if (*slot)
-        return *slot;
-    *slot = n;
-    t->count++;
-    return NULL;
+    Node *earlier = *slot;
+    if (!earlier) {
+        *slot = n;
+        t->count++;
+    }
+    return earlier;
 }
 
 static void case_stmt(Sema *s, Node *n)

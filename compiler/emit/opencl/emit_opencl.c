@@ -155,7 +155,7 @@ static bool print_library_atomic(EmitCtx *ctx, const Node *call, const Type *pty
 {
     const Type *elem = pty && pty->kind == TY_PTR ? emit_canonical(pty->base) : NULL;
     const char *stem = library_atomic_stem((Builtin)call->builtin, elem);
-    if (!stem)
+    if (!stem || !elem)
         return false;
     if (elem->kind == TY_DOUBLE)
         emit_use(ctx, USE_INT64_BASE_ATOMICS); /* its loops and exchange use atom_* */
